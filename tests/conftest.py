@@ -1,0 +1,93 @@
+"""Fixtures shared by every test: isolation from the real home, and the simulator."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import keyring
+import keyring.backend
+import keyring.errors
+import pytest
+
+from tui.api.client import ApiClient
+from tui.simulator import Simulator, VirtualClock
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """An in-memory keyring so tests never touch the real one."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.entries.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.entries[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if (service, username) not in self.entries:
+            raise keyring.errors.PasswordDeleteError("not found")
+        del self.entries[(service, username)]
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
+    """Every test gets its own config file, config dir and in-memory keyring."""
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    monkeypatch.setenv("CLOUDTUI_CONFIG", str(config_dir / "config.toml"))
+    monkeypatch.delenv("CLOUDTUI_TOKEN", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def clock() -> VirtualClock:
+    """A virtual clock at the fixed seed time."""
+    return VirtualClock()
+
+
+@pytest.fixture
+def sim(clock: VirtualClock) -> Simulator:
+    """A freshly seeded simulator on the virtual clock."""
+    return Simulator(clock=clock)
+
+
+@pytest.fixture
+async def client(sim: Simulator) -> AsyncIterator[ApiClient]:
+    """An unrestricted client wired to ``sim`` in-process."""
+    api = sim.client("unrestricted")
+    try:
+        yield api
+    finally:
+        await api.aclose()
+
+
+@pytest.fixture
+async def client_for(sim: Simulator) -> AsyncIterator[Callable[..., ApiClient]]:
+    """Factory of clients for other demo users: ``client_for("restricted")``."""
+    made: list[ApiClient] = []
+
+    def make(user: str, **kwargs: Any) -> ApiClient:
+        api = sim.client(user, **kwargs)
+        made.append(api)
+        return api
+
+    try:
+        yield make
+    finally:
+        for api in made:
+            await api.aclose()

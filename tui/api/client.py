@@ -1,0 +1,400 @@
+"""The asynchronous API client: one long-lived ``httpx.AsyncClient`` for the whole program."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+from collections.abc import AsyncIterator, Mapping
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import httpx
+from pydantic import BaseModel, SecretStr
+
+from tui import __version__
+from tui.api.endpoints import DEFAULT_PAGE_SIZE, Endpoint, endpoint
+from tui.api.errors import (
+    CloudError,
+    ConnectFailure,
+    ConnectionDropped,
+    TimeoutFailure,
+    TransportFailure,
+    error_for_status,
+)
+from tui.api.pagination import Page, parse_page
+from tui.api.paths import fill_path
+from tui.api.retry import RetryPolicy
+from tui.models.base import RequestModel
+
+log = logging.getLogger("cloudtui.api")
+
+T = TypeVar("T")
+
+DEFAULT_CONNECT_TIMEOUT = 5.0
+DEFAULT_READ_TIMEOUT = 30.0
+DEFAULT_MAX_CONCURRENCY = 8
+
+
+class InsecureBaseUrl(ValueError):
+    """The base URL is not acceptable (plain http to a remote host, wrong suffix, ...)."""
+
+
+def is_loopback_host(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def validate_base_url(url: str) -> str:
+    """Check and normalise a base URL.
+
+    Args:
+        url: User-supplied base URL, for example ``https://api.example.com/v4``.
+
+    Returns:
+        The URL without a trailing slash.
+
+    Raises:
+        InsecureBaseUrl: Not http(s), missing host, not ending in ``/v4``, or plain ``http://``
+            to a host that is not loopback.
+    """
+    url = url.strip().rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InsecureBaseUrl(f"{url!r} is not an http(s) URL with a host")
+    if not parts.path.endswith("/v4"):
+        raise InsecureBaseUrl(f"{url!r} must end in /v4 (the API version segment)")
+    if parts.scheme == "http" and not is_loopback_host(parts.hostname):
+        raise InsecureBaseUrl(
+            f"{url!r} uses plain http to a remote host; the token would travel unencrypted. "
+            "Use https (plain http is accepted only for 127.0.0.1/localhost)."
+        )
+    if parts.username or parts.password:
+        raise InsecureBaseUrl("credentials do not belong in the base URL")
+    return url
+
+
+class _BearerAuth(httpx.Auth):
+    """Adds the bearer token to each request; its repr never shows the token."""
+
+    def __init__(self, token: SecretStr) -> None:
+        self._token = token
+
+    def auth_flow(self, request: httpx.Request) -> Any:
+        request.headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"
+        yield request
+
+    def __repr__(self) -> str:
+        return "_BearerAuth(token='**********')"
+
+
+def _redacted_headers(headers: httpx.Headers) -> dict[str, str]:
+    return {
+        k: ("Bearer **********" if k.lower() == "authorization" else v) for k, v in headers.items()
+    }
+
+
+def _dump_body(body: BaseModel | Mapping[str, Any] | None) -> Any:
+    if body is None:
+        return None
+    if isinstance(body, RequestModel):
+        # Only what the caller set is sent: server-side defaults stay the server's business.
+        return body.body()
+    if isinstance(body, BaseModel):
+        return body.model_dump(mode="json", exclude_unset=True, by_alias=True)
+    return dict(body)
+
+
+class ApiClient:
+    """Typed access to every endpoint of the registry.
+
+    One instance lives as long as the program; it owns one ``httpx.AsyncClient`` so connections
+    are reused. Tests and demo mode pass ``transport=httpx.ASGITransport(simulator)``.
+
+    Args:
+        base_url: URL ending in ``/v4``.
+        token: Bearer token, or None for anonymous calls.
+        transport: Optional httpx transport (simulator, MockTransport).
+        connect_timeout: Seconds to establish a connection.
+        read_timeout: Seconds to wait for an answer.
+        retry: Retry policy; its ``sleep`` is injectable.
+        max_concurrency: Bound on concurrent page requests in :meth:`iter_all`.
+        page_size: Page size requested for collections.
+        allow_insecure: Skip the base URL check (in-process transports only).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: SecretStr | str | None = None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        read_timeout: float = DEFAULT_READ_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        allow_insecure: bool = False,
+    ) -> None:
+        self.base_url = base_url.rstrip("/") if allow_insecure else validate_base_url(base_url)
+        if isinstance(token, str):
+            token = SecretStr(token)
+        self._token = token
+        self.retry = retry or RetryPolicy()
+        self.max_concurrency = max(1, max_concurrency)
+        self.page_size = page_size
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            transport=transport,
+            auth=_BearerAuth(token) if token is not None else None,
+            headers={"User-Agent": f"cloudtui/{__version__}", "Accept": "application/json"},
+            timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
+            follow_redirects=False,
+        )
+        self.request_count = 0
+        """Requests sent (retries included); the status bar and benchmarks read it."""
+
+    @property
+    def has_token(self) -> bool:
+        """True when a token is configured."""
+        return self._token is not None
+
+    @property
+    def host(self) -> str:
+        """Host part of the base URL, for display."""
+        return urlsplit(self.base_url).netloc
+
+    def __repr__(self) -> str:
+        return f"ApiClient(base_url={self.base_url!r}, token={'set' if self._token else 'none'})"
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> ApiClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # -- single requests --------------------------------------------------------------------
+
+    async def call(
+        self,
+        ep: Endpoint | str,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        body: BaseModel | Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Perform one operation and return its decoded JSON.
+
+        Args:
+            ep: Endpoint or registry name.
+            path_params: Values for the path template.
+            body: JSON body, a request model (only fields that were set are sent) or a mapping.
+            query: Query parameters.
+
+        Returns:
+            Decoded JSON; ``{}`` for an empty 2xx answer (204).
+
+        Raises:
+            ApiError: Non-2xx answer (typed by status).
+            TransportFailure: No HTTP answer.
+        """
+        e = endpoint(ep)
+        path = fill_path(e.path, dict(path_params or {}))
+        return await self.request(e.method, path, json=_dump_body(body), query=query)
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        query: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Send a request with retries and map failures to typed errors.
+
+        Args:
+            method: HTTP method.
+            path: Concrete path relative to the base URL.
+            json: JSON body, or None for no body.
+            query: Query parameters; None values are dropped.
+
+        Returns:
+            Decoded JSON, ``{}`` for empty bodies.
+        """
+        params = {k: v for k, v in (query or {}).items() if v is not None}
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return await self._send_once(method, path, json, params)
+            except CloudError as error:
+                if not self.retry.should_retry(method, error, attempt):
+                    raise
+                wait = self.retry.delay(error, attempt)
+                log.info("retrying %s %s in %.2fs after %s", method, path, wait, error)
+                await self.retry.sleep(wait)
+
+    async def _send_once(self, method: str, path: str, json: Any, params: Mapping[str, Any]) -> Any:
+        self.request_count += 1
+        request = self._http.build_request(
+            method, path, json=json, params=params if params else None
+        )
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s %s headers=%s", method, request.url, _redacted_headers(request.headers))
+        try:
+            response = await self._http.send(request)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise ConnectFailure(method, path, _describe(exc), sent=False) from None
+        except httpx.PoolTimeout as exc:
+            raise ConnectFailure(method, path, _describe(exc), sent=False) from None
+        except httpx.TimeoutException as exc:
+            raise TimeoutFailure(method, path, _describe(exc), sent=True) from None
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+            raise ConnectionDropped(method, path, _describe(exc), sent=True) from None
+        except httpx.TransportError as exc:
+            raise TransportFailure(method, path, _describe(exc), sent=True) from None
+        body = response.content
+        if response.status_code >= 400 or response.status_code < 200:
+            raise error_for_status(
+                response.status_code,
+                method,
+                path,
+                body,
+                response.headers.get("content-type", ""),
+                response.headers.get("retry-after"),
+            )
+        if response.status_code == 204 or not body.strip():
+            return {}
+        try:
+            return response.json()
+        except ValueError:
+            raise error_for_status(
+                502, method, path, body, response.headers.get("content-type", "")
+            ) from None
+
+    # -- collections ------------------------------------------------------------------------
+
+    async def fetch_page(
+        self,
+        ep: Endpoint | str,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        page: int = 1,
+        page_size: int | None = None,
+        model: type[T] | None = None,
+        query: Mapping[str, Any] | None = None,
+    ) -> Page[T]:
+        """Fetch one page of a collection.
+
+        Args:
+            ep: Collection endpoint or its name.
+            path_params: Values for the path template.
+            page: Page number, 1-based.
+            page_size: Items per page (defaults to the client's setting, within the endpoint's bound).
+            model: Item model; defaults to the endpoint's response model.
+            query: Extra query parameters.
+
+        Returns:
+            The typed page.
+        """
+        e = endpoint(ep)
+        size = min(page_size or self.page_size, e.page_size_max)
+        payload = await self.call(
+            e, path_params, query={**(query or {}), "page": page, "page_size": size}
+        )
+        item_model = model if model is not None else e.response_model()
+        return parse_page(payload, item_model)
+
+    async def iter_all(
+        self,
+        ep: Endpoint | str,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        page_size: int | None = None,
+        model: type[T] | None = None,
+        query: Mapping[str, Any] | None = None,
+        max_concurrency: int | None = None,
+    ) -> AsyncIterator[Page[T]]:
+        """Yield every page of a collection, in order, as soon as each is ready.
+
+        Page 1 is fetched first (it tells how many pages exist); pages 2..N are then fetched
+        concurrently with at most ``max_concurrency`` requests in flight. Pages are still yielded
+        in order, so a caller can render page 1 after one round trip and append the rest.
+
+        Args:
+            ep: Collection endpoint or its name.
+            path_params: Values for the path template.
+            page_size: Items per page.
+            model: Item model; defaults to the endpoint's response model.
+            query: Extra query parameters.
+            max_concurrency: Overrides the client's bound for this call.
+
+        Yields:
+            Pages 1..N in order.
+        """
+        first: Page[T] = await self.fetch_page(
+            ep, path_params, page=1, page_size=page_size, model=model, query=query
+        )
+        yield first
+        if first.pages <= 1:
+            return
+        bound = asyncio.Semaphore(max_concurrency or self.max_concurrency)
+
+        async def one(number: int) -> Page[T]:
+            async with bound:
+                return await self.fetch_page(
+                    ep, path_params, page=number, page_size=page_size, model=model, query=query
+                )
+
+        tasks = [asyncio.ensure_future(one(n)) for n in range(2, first.pages + 1)]
+        try:
+            for task in tasks:
+                yield await task
+        finally:
+            for task in tasks:
+                task.cancel()
+            # Collect cancelled or failed siblings so none logs "exception was never retrieved".
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def fetch_all(
+        self,
+        ep: Endpoint | str,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        page_size: int | None = None,
+        model: type[T] | None = None,
+        query: Mapping[str, Any] | None = None,
+    ) -> list[T]:
+        """Every item of a collection, pages fetched concurrently.
+
+        Args:
+            ep: Collection endpoint or its name.
+            path_params: Values for the path template.
+            page_size: Items per page.
+            model: Item model; defaults to the endpoint's response model.
+            query: Extra query parameters.
+
+        Returns:
+            All items in server order.
+        """
+        items: list[T] = []
+        async for page in self.iter_all(
+            ep, path_params, page_size=page_size, model=model, query=query
+        ):
+            items.extend(page.data)
+        return items
+
+
+def _describe(exc: Exception) -> str:
+    """A short reason for a transport exception, without request details."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -1,0 +1,59 @@
+"""Base classes of every API model.
+
+Responses use :class:`ApiModel`: unknown fields are kept and unknown enum values are accepted
+(statuses are plain ``str``), so a newer server never breaks the client. Request bodies use
+:class:`RequestModel`: unknown fields are refused and the reference's limits are ``Field``
+constraints, so bad input is caught before it is sent. Attribute docstrings become form help.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints
+from pydantic_core import to_jsonable_python
+
+
+class ApiModel(BaseModel):
+    """A resource as the API returns it: tolerant of new fields and values."""
+
+    model_config = ConfigDict(
+        extra="allow", populate_by_name=True, use_attribute_docstrings=True, frozen=False
+    )
+
+    def raw(self) -> dict[str, Any]:
+        """The resource as JSON-ready data (including fields this client does not know)."""
+        return self.model_dump(mode="json")
+
+
+class RequestModel(BaseModel):
+    """A request body: strict, with the reference's limits as constraints."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        use_attribute_docstrings=True,
+        validate_assignment=True,
+    )
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body with only the fields that were set; secrets revealed for sending."""
+        data = self.model_dump(mode="python", exclude_unset=True, by_alias=True)
+        revealed: dict[str, Any] = to_jsonable_python(_reveal(data))
+        return revealed
+
+
+def _reveal(value: Any) -> Any:
+    if isinstance(value, SecretStr):
+        return value.get_secret_value()
+    if isinstance(value, dict):
+        return {k: _reveal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_reveal(v) for v in value]
+    return value
+
+
+Label3to64 = Annotated[str, StringConstraints(min_length=3, max_length=64)]
+Label3to32 = Annotated[str, StringConstraints(min_length=3, max_length=32)]
+Password = Annotated[SecretStr, Field(json_schema_extra={"secret": True})]
+"""A secret string: masked in forms, repr and logs; revealed only in :meth:`RequestModel.body`."""

@@ -1,0 +1,360 @@
+"""The simulator: a stateful, validating implementation of the whole API as an ASGI app.
+
+The same object serves three uses: in-process through :meth:`Simulator.transport` (demo mode and
+tests), over real HTTP with uvicorn (``cloudtui sim``), and as a programmatic fake whose clock
+and faults tests control.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+import httpx
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tui.api.client import ApiClient
+from tui.api.endpoints import DEFAULT_PAGE_SIZE, PAGE_SIZE_MIN, REGISTRY, Endpoint
+from tui.api.retry import RetryPolicy
+from tui.simulator import registry
+from tui.simulator.auth import DEMO_TOKENS, READONLY_SCOPES, Principal, TokenInfo
+from tui.simulator.clock import Clock, RealClock
+from tui.simulator.context import Collection, Ctx
+from tui.simulator.errors import SimError
+from tui.simulator.faults import Faults
+from tui.simulator.router import Router
+from tui.simulator.store import Store
+
+log = logging.getLogger("cloudtui.simulator")
+
+DEFAULT_TIMINGS: dict[str, float] = {
+    "compute.provision": 6.0,
+    "compute.boot": 4.0,
+    "compute.reboot": 5.0,
+    "compute.shutdown": 3.0,
+    "compute.resize": 8.0,
+    "compute.disk": 3.0,
+    "images.create": 6.0,
+    "images.process": 4.0,
+    "images.upload_window": 24 * 3600.0,
+    "databases.provision": 20.0,
+    "databases.credentials_reset": 3.0,
+    "k8s.ready": 20.0,
+    "k8s.recycle": 8.0,
+    "volumes.create": 3.0,
+    "volumes.resize": 4.0,
+}
+"""Seconds each asynchronous step takes (short, so the demo shows the transitions)."""
+
+IN_PROCESS_BASE = "http://sim.local/v4"
+"""Base URL used with the in-process transport (never resolved: no network involved)."""
+
+
+class DroppedConnection(Exception):
+    """Raised by the app to break the connection without an answer."""
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        json.dumps(data, separators=(",", ":")),
+        status_code=status,
+        headers=headers,
+        media_type="application/json",
+    )
+
+
+def _error(status: int, reason: str, field: str | None = None, **headers: str) -> Response:
+    entry: dict[str, Any] = {"reason": reason}
+    if field:
+        entry["field"] = field
+    return _json({"errors": [entry]}, status, headers or None)
+
+
+class SimulatorTransport(httpx.AsyncBaseTransport):
+    """``httpx.ASGITransport`` around the simulator that turns dropped connections into
+    ``httpx.ReadError``, as a real socket would."""
+
+    def __init__(self, sim: Simulator) -> None:
+        self._inner = httpx.ASGITransport(app=sim, client=("127.0.0.1", 40000))
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await self._inner.handle_async_request(request)
+        except DroppedConnection:
+            raise httpx.ReadError("connection dropped by the server", request=request) from None
+
+
+class Simulator:
+    """The simulated API.
+
+    Args:
+        clock: Time source; defaults to real time.
+        store: Existing state; when None, a new one is seeded with demo data.
+        faults: Fault settings (none by default).
+        seed: Seed demo data into a new store.
+        scale: Extra instances to seed (other resources proportionally).
+        state_path: Save the state to this file after every change.
+        timings: Overrides of :data:`DEFAULT_TIMINGS`.
+        upload_limit: Largest accepted image upload, bytes.
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        store: Store | None = None,
+        faults: Faults | None = None,
+        seed: bool = True,
+        scale: int = 0,
+        state_path: Path | None = None,
+        timings: dict[str, float] | None = None,
+        upload_limit: int = 5 * 1024**3,
+    ) -> None:
+        from tui.simulator import handlers as _handlers  # noqa: F401  (registers handlers)
+        from tui.simulator.seed import ensure_users, seed_demo
+
+        self.clock: Clock = clock or RealClock()
+        self.faults = faults or Faults()
+        self.timings = {**DEFAULT_TIMINGS, **(timings or {})}
+        self.upload_limit = upload_limit
+        self.state_path = Path(state_path) if state_path else None
+        self.router = Router(list(REGISTRY.values()))
+        self.tokens: dict[str, TokenInfo] = {
+            DEMO_TOKENS["unrestricted"]: TokenInfo("demo"),
+            DEMO_TOKENS["readonly"]: TokenInfo(
+                "demo", frozenset(READONLY_SCOPES), client_id="readonly-dashboard"
+            ),
+            DEMO_TOKENS["restricted"]: TokenInfo("ops-restricted"),
+        }
+        if store is None:
+            store = Store()
+            if seed:
+                seed_demo(store, self.clock.now(), scale=scale)
+        ensure_users(store)
+        self.store = store
+        self.request_log: list[str] = []
+        """Endpoint names of handled API requests, in order (tests and benchmarks read it)."""
+
+    # -- programmatic helpers ---------------------------------------------------------------
+
+    def transport(self) -> SimulatorTransport:
+        """An in-process httpx transport: no socket, no port."""
+        return SimulatorTransport(self)
+
+    def client(self, user: str = "unrestricted", **kwargs: Any) -> ApiClient:
+        """An :class:`ApiClient` wired to this simulator in-process.
+
+        Args:
+            user: ``unrestricted``, ``readonly``, ``restricted``, or ``anonymous`` (no token).
+            **kwargs: Passed to :class:`ApiClient` (retry, page_size ...).
+        """
+        token = None if user == "anonymous" else DEMO_TOKENS[user]
+        kwargs.setdefault("retry", RetryPolicy(sleep=_no_sleep))
+        return ApiClient(
+            IN_PROCESS_BASE, token, transport=self.transport(), allow_insecure=True, **kwargs
+        )
+
+    def add_token(self, token: str, info: TokenInfo) -> None:
+        """Register an extra bearer token."""
+        self.tokens[token] = info
+
+    def advance(self) -> int:
+        """Run every timed transition now due; returns how many ran."""
+        ran = 0
+        # Transitions may schedule follow-ups that are already due; loop until quiet.
+        while True:
+            due = self.store.pop_due(self.clock.now())
+            if not due:
+                return ran
+            for event in due:
+                fn = registry.TRANSITIONS.get(event["name"])
+                if fn is None:
+                    log.warning("no transition named %s", event["name"])
+                    continue
+                fn(self.store, event["at"], **event["args"])
+                ran += 1
+
+    # -- ASGI -------------------------------------------------------------------------------
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        request = Request(scope, receive)
+        path: str = scope.get("raw_path", scope["path"].encode()).decode("latin-1").split("?")[0]
+        response: Response | None = None
+        for route in registry.RAW_ROUTES:
+            if path.startswith(route.prefix):
+                self.advance()
+                response = await route.handler(request, self)
+                self._persist()
+                break
+        if response is None:
+            if path == "/v4" or path.startswith("/v4/"):
+                try:
+                    response = await self._api(request, path[3:] or "/")
+                except DroppedConnection:
+                    await self._drop(send)
+                    raise
+            else:
+                response = _error(404, f"Unknown route: {request.method} {path}")
+        await response(scope, receive, send)
+
+    async def _drop(self, send: Any) -> None:
+        # Start an answer and break off: over a socket the client sees an incomplete response.
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-length", b"64"), (b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b"{", "more_body": True})
+
+    async def _api(self, request: Request, path: str) -> Response:
+        method = request.method.upper()
+        ep, params, known = self.router.match(method, path)
+        if ep is None:
+            if known:
+                return _error(405, f"Method {method} not allowed on {path}")
+            return _error(404, f"Unknown route: {method} {path}")
+        wait = self.faults.delay()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        decision = self.faults.decide(ep.name, time.monotonic())
+        if decision is not None:
+            if decision.drop:
+                raise DroppedConnection()
+            headers = {"Retry-After": str(decision.retry_after)} if decision.retry_after else {}
+            return _error(decision.status or 500, decision.reason, **headers)
+        self.advance()
+        try:
+            principal = self._authenticate(request, ep)
+            body = await self._read_body(request, method)
+            query = dict(parse_qsl(request.url.query, keep_blank_values=True))
+            handler = registry.HANDLERS.get(ep.name)
+            if handler is None:
+                return _error(501, f"{ep.key} is not implemented by the simulator")
+            ctx = Ctx(
+                sim=self,
+                endpoint=ep,
+                params=params,
+                query=query,
+                body=body,
+                principal=principal,
+                base_url=str(request.base_url).rstrip("/"),
+                client_ip=request.client.host if request.client else "127.0.0.1",
+            )
+            self.request_log.append(ep.name)
+            result = handler(ctx)
+            if inspect.isawaitable(result):
+                result = await result
+            response = self._render(ep, result, query)
+        except SimError as err:
+            response = _json(err.payload(), err.status, err.headers or None)
+        self._persist()
+        return response
+
+    def _persist(self) -> None:
+        if self.state_path is not None and self.store.dirty:
+            self.store.save(self.state_path)
+
+    def _authenticate(self, request: Request, ep: Endpoint) -> Principal:
+        header = request.headers.get("authorization", "")
+        info: TokenInfo | None = None
+        if header:
+            scheme, _, token = header.partition(" ")
+            info = self.tokens.get(token.strip()) if scheme.lower() == "bearer" else None
+            if info is None:
+                raise SimError(401, "Invalid Token")
+        if info is None:
+            if ep.auth in ("none", "optional"):
+                return Principal(None)
+            raise SimError(401, "Authentication required: send Authorization: Bearer <token>")
+        user = self.store.get("users", info.username)
+        principal = Principal(info, user)
+        if ep.auth in ("scope", "optional"):
+            missing = [s for s in ep.scopes if not principal.has_scope(s)]
+            if missing and ep.auth == "scope":
+                raise SimError(
+                    403,
+                    f"Your OAuth token is not authorized to use this endpoint ({', '.join(missing)})",
+                )
+            if missing:
+                # Optional-auth listings fall back to the public view for under-scoped tokens.
+                return Principal(None)
+        return principal
+
+    @staticmethod
+    async def _read_body(request: Request, method: str) -> Any:
+        if method in ("GET", "DELETE", "HEAD"):
+            return {}
+        raw = await request.body()
+        if not raw.strip():
+            return {}
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise SimError(400, "Request body is not valid JSON") from None
+
+    def _render(self, ep: Endpoint, result: Any, query: dict[str, str]) -> Response:
+        if isinstance(result, Response):
+            return result
+        if isinstance(result, Collection):
+            return _json(self._paginate(ep, result.items, query))
+        if result is None:
+            return _json({})
+        return _json(result)
+
+    @staticmethod
+    def _paginate(
+        ep: Endpoint, items: list[dict[str, Any]], query: dict[str, str]
+    ) -> dict[str, Any]:
+        page = _int_query(query, "page", 1)
+        size = _int_query(query, "page_size", DEFAULT_PAGE_SIZE)
+        if page < 1:
+            raise SimError(400, "page must be at least 1", "page")
+        if not PAGE_SIZE_MIN <= size <= ep.page_size_max:
+            raise SimError(
+                400,
+                f"page_size must be between {PAGE_SIZE_MIN} and {ep.page_size_max}",
+                "page_size",
+            )
+        results = len(items)
+        pages = max(1, -(-results // size))
+        start = (page - 1) * size
+        return {
+            "data": items[start : start + size],
+            "page": page,
+            "pages": pages,
+            "results": results,
+        }
+
+
+def _int_query(query: dict[str, str], name: str, default: int) -> int:
+    raw = query.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SimError(400, f"{name} must be an integer", name) from None
+
+
+async def _no_sleep(_seconds: float) -> None:
+    """In-process clients do not wait between retries (the simulator has no real backlog)."""
+    await asyncio.sleep(0)

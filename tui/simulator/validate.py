@@ -1,0 +1,220 @@
+"""A small toolkit for validating request bodies the way the reference describes.
+
+Rules come from the reference text, written out in each handler with these helpers; the
+client's pydantic models are deliberately not reused, so a wrong model cannot hide behind an
+equally wrong server.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from tui.simulator.errors import SimError
+
+_MISSING = object()
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class Check:
+    """Collects field errors over a body, then raises them all at once.
+
+    Args:
+        body: The decoded JSON body (non-objects are reported as one error).
+
+    Example:
+        >>> v = Check({"label": "x"})
+        >>> label = v.string("label", min_len=3, max_len=64)
+        >>> v.done()  # raises SimError(400) naming 'label'
+    """
+
+    def __init__(self, body: Any) -> None:
+        self.errors: list[dict[str, Any]] = []
+        if isinstance(body, dict):
+            self.body: dict[str, Any] = body
+        else:
+            self.body = {}
+            self.errors.append({"reason": "Request body must be a JSON object"})
+
+    def fail(self, field: str | None, reason: str) -> None:
+        """Record an error."""
+        entry: dict[str, Any] = {"reason": reason}
+        if field:
+            entry["field"] = field
+        self.errors.append(entry)
+
+    def has(self, field: str) -> bool:
+        """True when the body carries ``field`` (even as null)."""
+        return field in self.body
+
+    def raw(self, field: str, default: Any = None) -> Any:
+        """The unchecked value."""
+        return self.body.get(field, default)
+
+    def _get(self, field: str, required: bool) -> Any:
+        value = self.body.get(field, _MISSING)
+        if value is _MISSING and required:
+            self.fail(field, f"{field} is required")
+        return value
+
+    def string(
+        self,
+        field: str,
+        *,
+        required: bool = False,
+        min_len: int | None = None,
+        max_len: int | None = None,
+        nullable: bool = False,
+        choices: Iterable[str] | None = None,
+        pattern: re.Pattern[str] | None = None,
+        default: Any = None,
+    ) -> Any:
+        """A string field, checked for presence, length, choices and pattern."""
+        value = self._get(field, required)
+        if value is _MISSING:
+            return default
+        if value is None:
+            if not nullable:
+                self.fail(field, f"{field} must not be null")
+            return None
+        if not isinstance(value, str):
+            self.fail(field, f"{field} must be a string")
+            return default
+        if choices is not None:
+            allowed = list(choices)
+            if value not in allowed:
+                self.fail(field, f"{field} must be one of: {', '.join(allowed)}")
+                return default
+        if min_len is not None and len(value) < min_len:
+            self.fail(field, f"{field} must be at least {min_len} characters")
+        elif max_len is not None and len(value) > max_len:
+            self.fail(field, f"{field} must be at most {max_len} characters")
+        elif pattern is not None and not pattern.fullmatch(value):
+            self.fail(field, f"{field} is not valid")
+        return value
+
+    def integer(
+        self,
+        field: str,
+        *,
+        required: bool = False,
+        lo: int | None = None,
+        hi: int | None = None,
+        nullable: bool = False,
+        default: Any = None,
+    ) -> Any:
+        """An integer field (booleans refused), checked against ``lo..hi``."""
+        value = self._get(field, required)
+        if value is _MISSING:
+            return default
+        if value is None:
+            if not nullable:
+                self.fail(field, f"{field} must not be null")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(field, f"{field} must be an integer")
+            return default
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            bounds = f"{lo if lo is not None else '-inf'}..{hi if hi is not None else 'inf'}"
+            self.fail(field, f"{field} must be between {bounds}")
+        return value
+
+    def boolean(self, field: str, *, required: bool = False, default: Any = None) -> Any:
+        """A boolean field."""
+        value = self._get(field, required)
+        if value is _MISSING:
+            return default
+        if not isinstance(value, bool):
+            self.fail(field, f"{field} must be a boolean")
+            return default
+        return value
+
+    def string_list(
+        self,
+        field: str,
+        *,
+        required: bool = False,
+        max_items: int | None = None,
+        default: Any = None,
+    ) -> Any:
+        """An array of strings."""
+        value = self._get(field, required)
+        if value is _MISSING:
+            return default
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(field, f"{field} must be an array of strings")
+            return default
+        if max_items is not None and len(value) > max_items:
+            self.fail(field, f"{field} may have at most {max_items} entries")
+        return value
+
+    def int_list(self, field: str, *, required: bool = False, default: Any = None) -> Any:
+        """An array of integers."""
+        value = self._get(field, required)
+        if value is _MISSING:
+            return default
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            self.fail(field, f"{field} must be an array of integers")
+            return default
+        return value
+
+    def obj(self, field: str, *, required: bool = False, nullable: bool = False) -> Any:
+        """A nested object (returned as is for further checks)."""
+        value = self._get(field, required)
+        if value is _MISSING:
+            return None
+        if value is None and nullable:
+            return None
+        if not isinstance(value, dict):
+            self.fail(field, f"{field} must be an object")
+            return None
+        return value
+
+    def email(self, field: str, *, required: bool = False, nullable: bool = False) -> Any:
+        """An email address."""
+        value = self.string(field, required=required, nullable=nullable)
+        if isinstance(value, str) and not EMAIL.match(value):
+            self.fail(field, f"{field} must be a valid email address")
+        return value
+
+    def ip(self, field: str, *, required: bool = False, version: int | None = None) -> Any:
+        """An IP address (optionally of one version)."""
+        value = self.string(field, required=required)
+        if isinstance(value, str) and not is_ip(value, version):
+            self.fail(
+                field, f"{field} must be a valid IP{'v' + str(version) if version else ''} address"
+            )
+        return value
+
+    def unknown(self, allowed: Iterable[str]) -> None:
+        """Refuse fields outside ``allowed`` (for operations whose field list is closed)."""
+        allowed_set = set(allowed)
+        for key in self.body:
+            if key not in allowed_set:
+                self.fail(key, f"{key} is not a recognised field")
+
+    def done(self) -> None:
+        """Raise one 400 with every collected error (nothing happens when clean)."""
+        if self.errors:
+            raise SimError(400, errors=self.errors)
+
+
+def is_ip(text: str, version: int | None = None) -> bool:
+    """True when ``text`` is an IP address (of ``version`` 4 or 6 when given)."""
+    try:
+        addr = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return version is None or addr.version == version
+
+
+def is_private_ip(text: str) -> bool:
+    """True for an RFC 1918 / private address."""
+    try:
+        return ipaddress.ip_address(text).is_private
+    except ValueError:
+        return False
