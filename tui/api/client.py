@@ -99,6 +99,12 @@ def _redacted_headers(headers: httpx.Headers) -> dict[str, str]:
     }
 
 
+async def _log_request(request: httpx.Request) -> None:
+    # Runs after authentication, so the header exists here; it is logged redacted.
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("%s %s headers=%s", request.method, request.url, _redacted_headers(request.headers))
+
+
 def _dump_body(body: BaseModel | Mapping[str, Any] | None) -> Any:
     if body is None:
         return None
@@ -155,6 +161,7 @@ class ApiClient:
             headers={"User-Agent": f"cloudtui/{__version__}", "Accept": "application/json"},
             timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
             follow_redirects=False,
+            event_hooks={"request": [_log_request]},
         )
         self.request_count = 0
         """Requests sent (retries included); the status bar and benchmarks read it."""
@@ -248,20 +255,18 @@ class ApiClient:
         request = self._http.build_request(
             method, path, json=json, params=params if params else None
         )
-        if log.isEnabledFor(logging.DEBUG):
-            log.debug("%s %s headers=%s", method, request.url, _redacted_headers(request.headers))
         try:
             response = await self._http.send(request)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            raise ConnectFailure(method, path, _describe(exc), sent=False) from None
+            raise ConnectFailure(method, path, self._describe(exc), sent=False) from None
         except httpx.PoolTimeout as exc:
-            raise ConnectFailure(method, path, _describe(exc), sent=False) from None
+            raise ConnectFailure(method, path, self._describe(exc), sent=False) from None
         except httpx.TimeoutException as exc:
-            raise TimeoutFailure(method, path, _describe(exc), sent=True) from None
+            raise TimeoutFailure(method, path, self._describe(exc), sent=True) from None
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise ConnectionDropped(method, path, _describe(exc), sent=True) from None
+            raise ConnectionDropped(method, path, self._describe(exc), sent=True) from None
         except httpx.TransportError as exc:
-            raise TransportFailure(method, path, _describe(exc), sent=True) from None
+            raise TransportFailure(method, path, self._describe(exc), sent=True) from None
         body = response.content
         if response.status_code >= 400 or response.status_code < 200:
             raise error_for_status(
@@ -281,6 +286,15 @@ class ApiClient:
                 502, method, path, body, response.headers.get("content-type", "")
             ) from None
 
+    def _describe(self, exc: Exception) -> str:
+        """A short reason for a transport exception, with the token scrubbed out of it."""
+        text = str(exc).strip()
+        if self._token is not None:
+            secret = self._token.get_secret_value()
+            if secret:
+                text = text.replace(secret, "**********")
+        return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
     # -- collections ------------------------------------------------------------------------
 
     async def fetch_page(
@@ -299,8 +313,8 @@ class ApiClient:
             ep: Collection endpoint or its name.
             path_params: Values for the path template.
             page: Page number, 1-based.
-            page_size: Items per page (defaults to the client's setting, within the endpoint's bound).
-            model: Item model; defaults to the endpoint's response model.
+            page_size: Items per page (default: the client's, capped by the endpoint's bound).
+            model: Item model (``dict`` keeps raw dicts); defaults to the endpoint's model.
             query: Extra query parameters.
 
         Returns:
@@ -394,7 +408,3 @@ class ApiClient:
         return items
 
 
-def _describe(exc: Exception) -> str:
-    """A short reason for a transport exception, without request details."""
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

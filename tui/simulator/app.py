@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl
 
 import httpx
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from tui.api.client import ApiClient
 from tui.api.endpoints import DEFAULT_PAGE_SIZE, PAGE_SIZE_MIN, REGISTRY, Endpoint
@@ -46,8 +46,11 @@ DEFAULT_TIMINGS: dict[str, float] = {
     "images.upload_window": 24 * 3600.0,
     "databases.provision": 20.0,
     "databases.credentials_reset": 3.0,
+    "databases.restore": 6.0,
+    "databases.patch": 5.0,
     "k8s.ready": 20.0,
     "k8s.recycle": 8.0,
+    "k8s.node_ready": 8.0,
     "volumes.create": 3.0,
     "volumes.resize": 4.0,
 }
@@ -290,10 +293,8 @@ class Simulator:
         if ep.auth in ("scope", "optional"):
             missing = [s for s in ep.scopes if not principal.has_scope(s)]
             if missing and ep.auth == "scope":
-                raise SimError(
-                    403,
-                    f"Your OAuth token is not authorized to use this endpoint ({', '.join(missing)})",
-                )
+                needed = ", ".join(missing)
+                raise SimError(403, f"Your OAuth token is not authorized for this ({needed})")
             if missing:
                 # Optional-auth listings fall back to the public view for under-scoped tokens.
                 return Principal(None)

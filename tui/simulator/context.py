@@ -118,7 +118,7 @@ class SeedContext:
         return iso(self.now + offset)
 
     def grant(self, kind: str, entity_id: object, label: str, permissions: str) -> None:
-        """Give the restricted demo user ``permissions`` (``read_only``/``read_write``) on an entity."""
+        """Give the restricted demo user ``read_only`` or ``read_write`` on an entity."""
         from tui.simulator.seed import grant_restricted
 
         grant_restricted(self.store, kind, entity_id, label, permissions)

@@ -1,0 +1,50 @@
+"""Headless modules load without Textual: the UI stays a thin layer on top.
+
+(Rich is not checked: httpx itself imports it for its optional command line when click is
+installed, which uvicorn brings along.)
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEADLESS = [
+    "tui.api",
+    "tui.api.services",
+    "tui.auth",
+    "tui.config",
+    "tui.session",
+    "tui.login",
+    "tui.models.base",
+    "tui.resources.spec",
+    "tui.simulator",
+]
+
+
+@pytest.mark.parametrize("module", HEADLESS)
+def test_module_loads_without_textual(module: str) -> None:
+    code = (
+        f"import sys, {module}\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'textual')\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "", f"{module} pulled in {result.stdout.strip()}"
+
+
+def test_every_headless_package_module_is_free_of_textual() -> None:
+    code = (
+        "import importlib, pkgutil, sys\n"
+        "import tui\n"
+        "for info in pkgutil.walk_packages(tui.__path__, 'tui.'):\n"
+        "    if info.name in ('tui.app', 'tui.__main__'):\n"
+        "        continue\n"
+        "    importlib.import_module(info.name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'textual')\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""

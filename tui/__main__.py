@@ -1,0 +1,282 @@
+"""Command line: ``cloudtui [--demo] [--profile P]``, ``login``, ``logout``, ``profiles``, ``sim``.
+
+Heavy modules (Textual, the simulator) are imported only by the commands that need them, so
+``--help`` and ``login`` stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui import __version__
+
+if TYPE_CHECKING:
+    from tui.config import Settings
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cloudtui",
+        description="A keyboard-first terminal UI for operating a cloud hosting account.",
+    )
+    parser.add_argument("--version", action="version", version=f"cloudtui {__version__}")
+    parser.add_argument("--profile", help="profile to use (default: the configured default)")
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="run against the built-in simulator with demo data (no account, no network)",
+    )
+    parser.add_argument(
+        "--demo-user",
+        choices=("unrestricted", "restricted", "readonly"),
+        default="unrestricted",
+        help="demo mode only: act as this simulated user",
+    )
+    parser.add_argument("--demo-scale", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--demo-latency", type=float, default=0.0, help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    login = sub.add_parser("login", help="verify a token and store it for a profile")
+    login.add_argument("--profile", dest="sub_profile", default=None, help="profile name")
+    login.add_argument("--base-url", help="API base URL ending in /v4 (https)")
+    login.add_argument(
+        "--store",
+        choices=("keyring", "file", "session"),
+        default=None,
+        help="where to keep the token (default: keyring; asked when the keyring is unusable)",
+    )
+
+    logout = sub.add_parser("logout", help="forget the stored token of a profile")
+    logout.add_argument("--profile", dest="sub_profile", default=None, help="profile name")
+
+    sub.add_parser("profiles", help="list profiles, base URLs and where their tokens are stored")
+
+    sim = sub.add_parser("sim", help="serve the API simulator over HTTP on 127.0.0.1")
+    sim.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sim.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    sim.add_argument("--speed", type=float, default=1.0, help="clock speed factor")
+    sim.add_argument("--scale", type=int, default=0, help="seed N extra instances")
+    sim.add_argument("--state", type=Path, default=None, help="load/save state in this file")
+    sim.add_argument("--latency", type=float, default=0.0, help="seconds added to each request")
+    sim.add_argument("--jitter", type=float, default=0.0, help="up to this many extra seconds")
+    sim.add_argument("--error-rate", type=float, default=0.0, help="share of 5xx answers (0..1)")
+    sim.add_argument("--drop-rate", type=float, default=0.0, help="share of dropped connections")
+    sim.add_argument("--rate-limit", type=int, default=None, help="requests per minute before 429")
+    return parser
+
+
+def _load_settings_or_exit() -> Settings:
+    from tui.config import ConfigError, load_settings
+
+    try:
+        return load_settings()
+    except ConfigError as exc:
+        print(f"cloudtui: configuration error: {exc}", file=sys.stderr)
+        print("The file was left as it is; fix it and run cloudtui again.", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE) from None
+
+
+def _profile_name(settings: Settings, explicit: str | None) -> str:
+    return explicit or settings.default_profile or "default"
+
+
+def _read_token() -> str:
+    if sys.stdin.isatty():
+        return getpass.getpass("API token (input hidden): ").strip()
+    return sys.stdin.readline().strip()
+
+
+def _ask_store_choice() -> str:
+    from tui.auth import KEYRING_HELP
+
+    print(KEYRING_HELP, file=sys.stderr)
+    if not sys.stdin.isatty():
+        print(
+            "Not stored: run again with --store file (0600 file) or --store session.",
+            file=sys.stderr,
+        )
+        return "none"
+    answer = input("Store the token in a file readable only by you? [f]ile / [s]ession only: ")
+    return "file" if answer.strip().lower().startswith("f") else "session"
+
+
+def cmd_login(args: argparse.Namespace) -> int:
+    """Verify a token with GET /profile and store it for the profile."""
+    from pydantic import SecretStr
+
+    from tui.api.client import InsecureBaseUrl, validate_base_url
+    from tui.api.errors import ApiError, TransportFailure, Unauthorized
+    from tui.auth import KeyringUnavailable, TokenSource, keyring_problem, store_token
+    from tui.config import Profile, save_settings
+    from tui.login import verify_token
+
+    settings = _load_settings_or_exit()
+    name = _profile_name(settings, args.sub_profile or args.profile)
+    existing = settings.profiles.get(name)
+    base_url = args.base_url or (existing.base_url if existing else None)
+    if not base_url:
+        print(f"cloudtui login: profile {name!r} has no base URL; pass --base-url", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        base_url = validate_base_url(base_url)
+    except InsecureBaseUrl as exc:
+        print(f"cloudtui login: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    raw = _read_token()
+    if not raw:
+        print("cloudtui login: no token given", file=sys.stderr)
+        return EXIT_USAGE
+    token = SecretStr(raw)
+    try:
+        profile = asyncio.run(verify_token(base_url, token))
+    except Unauthorized as exc:
+        print(
+            f"cloudtui login: the token was rejected ({exc.reasons}); nothing stored",
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
+    except ApiError as exc:
+        print(f"cloudtui login: could not verify the token: {exc}; nothing stored", file=sys.stderr)
+        return EXIT_FAILURE
+    except TransportFailure as exc:
+        print(f"cloudtui login: cannot reach the API: {exc}; nothing stored", file=sys.stderr)
+        return EXIT_FAILURE
+    choice = args.store or ("keyring" if keyring_problem() is None else _ask_store_choice())
+    if choice == "none":
+        return EXIT_FAILURE
+    where = {"keyring": TokenSource.KEYRING, "file": TokenSource.FILE}.get(
+        choice, TokenSource.SESSION
+    )
+    try:
+        stored = store_token(name, token, where)
+    except KeyringUnavailable as exc:
+        print(f"cloudtui login: {exc}", file=sys.stderr)
+        print("Run again with --store file or --store session.", file=sys.stderr)
+        return EXIT_FAILURE
+    settings.profiles[name] = Profile(base_url=base_url)
+    if settings.default_profile is None:
+        settings.default_profile = name
+    path = save_settings(settings)
+    user = profile.get("username", "?")
+    print(f"Logged in as {user} on profile {name!r} ({base_url}).")
+    if stored == TokenSource.FILE:
+        print("Warning: the token is stored in a file (mode 0600); protect your account.")
+    elif stored == TokenSource.SESSION:
+        print("The token was not stored; set CLOUDTUI_TOKEN to use it.")
+    else:
+        print(f"Token stored in the {stored}. Settings: {path}")
+    return EXIT_OK
+
+
+def cmd_logout(args: argparse.Namespace) -> int:
+    """Remove the stored token of a profile (the profile itself stays)."""
+    from tui.auth import delete_token
+
+    settings = _load_settings_or_exit()
+    name = _profile_name(settings, args.sub_profile or args.profile)
+    removed = delete_token(name)
+    if removed:
+        print(f"Token of profile {name!r} removed from: {', '.join(str(r) for r in removed)}.")
+    else:
+        print(f"No stored token for profile {name!r}.")
+    return EXIT_OK
+
+
+def cmd_profiles(_args: argparse.Namespace) -> int:
+    """List profiles with base URL and where each token is stored (never the token)."""
+    from tui.auth import token_location
+    from tui.config import config_path
+
+    settings = _load_settings_or_exit()
+    if not settings.profiles:
+        print(f"No profiles yet ({config_path()}). Run: cloudtui login --base-url URL")
+        return EXIT_OK
+    width = max(len(n) for n in settings.profiles)
+    for name, profile in sorted(settings.profiles.items()):
+        mark = "*" if name == settings.default_profile else " "
+        print(f"{mark} {name:<{width}}  {profile.base_url}  token: {token_location(name)}")
+    return EXIT_OK
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    """Serve the simulator."""
+    from tui.simulator.faults import Faults
+    from tui.simulator.server import serve
+
+    faults = Faults(
+        latency=args.latency,
+        jitter=args.jitter,
+        error_rate=args.error_rate,
+        drop_rate=args.drop_rate,
+        rate_limit=args.rate_limit,
+    )
+    return serve(
+        args.host, args.port, speed=args.speed, scale=args.scale, state=args.state, faults=faults
+    )
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    """Start the TUI (demo mode, or a profile with its stored token or the login screen)."""
+    settings = _load_settings_or_exit()
+    from tui.session import Session
+
+    if args.demo:
+        session = Session.for_demo(
+            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency
+        )
+        from tui.app import run_app
+
+        return run_app(settings, session)
+    from tui.api.client import InsecureBaseUrl, validate_base_url
+    from tui.auth import resolve_token
+
+    name = _profile_name(settings, args.profile)
+    profile = settings.profiles.get(name)
+    base_url = None
+    session = None
+    if profile is not None:
+        try:
+            base_url = validate_base_url(profile.base_url)
+        except InsecureBaseUrl as exc:
+            print(f"cloudtui: profile {name!r}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        resolved = resolve_token(name)
+        if resolved.token is not None:
+            session = Session.for_profile(settings, name, base_url, resolved.token)
+    elif args.profile:
+        print(f"cloudtui: no profile named {name!r} (see: cloudtui profiles)", file=sys.stderr)
+        return EXIT_USAGE
+    from tui.app import run_app
+
+    return run_app(settings, session, profile_name=name, base_url=base_url)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``cloudtui`` command.
+
+    Args:
+        argv: Arguments (defaults to ``sys.argv[1:]``).
+
+    Returns:
+        Exit status (also raised as SystemExit by the console script wrapper).
+    """
+    args = _parser().parse_args(argv)
+    commands = {"login": cmd_login, "logout": cmd_logout, "profiles": cmd_profiles, "sim": cmd_sim}
+    handler = commands.get(args.command or "", cmd_app)
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""Descriptors of browsable resources: what generic list and detail screens render.
+
+Specs are plain data (no Textual): columns, detail sections, child resources, actions and
+transitional statuses. One module per area under ``tui.resources`` defines its specs; ``AREAS``
+in ``tui.resources.areas`` lists the sidebar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ValueKind = Literal[
+    "text", "status", "int", "bytes", "mb", "gb", "datetime", "list", "bool", "json", "secret"
+]
+"""How a value is formatted: ``mb``/``gb`` are sizes in those units, ``bytes`` raw bytes."""
+
+ConfirmKind = Literal["none", "confirm", "typed"]
+"""``confirm``: yes/no dialog; ``typed``: the user types the resource's label (irreversible)."""
+
+GrantRule = Literal["none", "read_write", "unrestricted"] | str
+"""``read_write`` on the item, an ``unrestricted`` user, or ``global:<grant>``."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One list column.
+
+    Attributes:
+        key: Dotted path into the item (``specs.memory``, ``ipv4.0``).
+        title: Header text.
+        kind: Value formatting.
+        width: Fixed width; None lets the table size it from a sample of rows.
+    """
+
+    key: str
+    title: str
+    kind: ValueKind = "text"
+    width: int | None = None
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a detail section."""
+
+    key: str
+    title: str
+    kind: ValueKind = "text"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of fields on the detail screen."""
+
+    title: str
+    fields: tuple[FieldSpec, ...]
+
+
+@dataclass(frozen=True)
+class ChildSpec:
+    """A child collection shown as a tab of the parent's detail screen.
+
+    Attributes:
+        title: Tab title.
+        resource: Id of the child's :class:`ResourceSpec`.
+        params: Child path parameter -> parent item field (``{"computeId": "id"}``).
+    """
+
+    title: str
+    resource: str
+    params: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something the user can do to an item (or to the collection, for ``create``).
+
+    Attributes:
+        id: Binding/palette id, e.g. ``compute.reboot``.
+        label: Menu text.
+        endpoint: Registry name of the operation it calls.
+        key: Default key (``n`` new, ``e`` edit, ``d`` delete, ``b`` boot ...).
+        target: ``item`` (needs a selected item) or ``collection`` (create).
+        form: ``"module:Class"`` request model shown as a form first, or None for no body.
+        confirm: Confirmation kind.
+        allowed_statuses: Item statuses that allow it (empty: any).
+        grant: What a restricted user needs.
+        screen: Id of a hand-written screen that replaces the generic form (resize picker,
+            rescue device map, stats, preferences editor ...).
+        description: One line for help and the palette.
+    """
+
+    id: str
+    label: str
+    endpoint: str
+    key: str | None = None
+    target: Literal["item", "collection"] = "item"
+    form: str | None = None
+    confirm: ConfirmKind = "none"
+    allowed_statuses: tuple[str, ...] = ()
+    grant: GrantRule = "read_write"
+    screen: str | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ResourceSpec:
+    """A browsable resource.
+
+    Attributes:
+        id: Unique id, e.g. ``compute.instances``.
+        title: Plural title (``Instances``).
+        singular: Singular noun (``instance``).
+        list_endpoint: Registry name of the listing (collection, or an object for odd listings).
+        view_endpoint: Registry name of the single-item view, if any.
+        id_param: Path parameter naming one item (``computeId``).
+        parent_params: Path parameters inherited from the parent (child resources).
+        id_field: Field holding the id.
+        label_field: Field shown as the item's name (and typed to confirm irreversible actions).
+        columns: List columns.
+        sections: Detail sections.
+        children: Child tabs of the detail screen.
+        actions: Actions.
+        transitional: Statuses that make the refresh loop go fast.
+        status_field: Field holding the status, if any.
+        copy_fields: Fields ``y`` copies, first present wins (``ipv4.0``, ``hostname``, ``id``).
+        grant_kind: Restricted-user grant kind (``compute``, ``domain`` ...), if any.
+        empty_hint: What the empty list suggests.
+        items_key: For non-collection listings, where the items are in the answer.
+    """
+
+    id: str
+    title: str
+    singular: str
+    list_endpoint: str
+    view_endpoint: str | None = None
+    id_param: str | None = None
+    parent_params: tuple[str, ...] = ()
+    id_field: str = "id"
+    label_field: str = "label"
+    columns: tuple[Column, ...] = ()
+    sections: tuple[Section, ...] = ()
+    children: tuple[ChildSpec, ...] = ()
+    actions: tuple[Action, ...] = ()
+    transitional: frozenset[str] = frozenset()
+    status_field: str | None = "status"
+    copy_fields: tuple[str, ...] = ("id",)
+    grant_kind: str | None = None
+    empty_hint: str = "Nothing here yet."
+    items_key: str | None = None
+
+    def action(self, action_id: str) -> Action | None:
+        """The action with that id, if the spec has it."""
+        return next((a for a in self.actions if a.id == action_id), None)
+
+
+@dataclass(frozen=True)
+class Area:
+    """A sidebar entry: one Textual mode with its own navigation stack.
+
+    Attributes:
+        id: Mode id (``instances``).
+        title: Sidebar text.
+        root: Id of the ResourceSpec listed first (or of a hand-written screen).
+        aliases: ``:`` command aliases (``in``, ``vm`` ...).
+        group: Sidebar group heading.
+    """
+
+    id: str
+    title: str
+    root: str
+    aliases: tuple[str, ...] = ()
+    group: str = ""
+
+
+TRANSITIONAL_STATUSES = frozenset(
+    {
+        "provisioning",
+        "booting",
+        "rebooting",
+        "shutting_down",
+        "migrating",
+        "resizing",
+        "creating",
+        "pending_upload",
+        "deleting",
+        "rebuilding",
+        "cloning",
+        "restoring",
+        "not ready",
+        "not_ready",
+        "updating",
+        "backing_up",
+    }
+)
+"""Statuses that make refresh go fast, across areas."""
+
+
+def dig(item: Mapping[str, Any], key: str) -> Any:
+    """Follow a dotted path (``specs.memory``, ``ipv4.0``) into nested dicts and lists.
+
+    Returns:
+        The value, or None when any step is missing.
+    """
+    value: Any = item
+    for part in key.split("."):
+        if isinstance(value, Mapping):
+            value = value.get(part)
+        elif isinstance(value, list) and part.isdigit():
+            index = int(part)
+            value = value[index] if index < len(value) else None
+        else:
+            return None
+        if value is None:
+            return None
+    return value

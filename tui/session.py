@@ -1,0 +1,116 @@
+"""The runtime of one program run: client, services, settings, and (in demo mode) the simulator.
+
+The app receives a :class:`Session` and never builds HTTP clients itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pydantic import SecretStr
+
+from tui.api.client import ApiClient
+from tui.api.retry import RetryPolicy
+from tui.api.services import Services
+from tui.config import Settings
+
+if TYPE_CHECKING:
+    from tui.simulator import Simulator
+    from tui.simulator.clock import Clock
+
+DEMO_USERS = ("unrestricted", "restricted", "readonly")
+
+
+@dataclass
+class Session:
+    """Everything a running app needs to talk to the API.
+
+    Attributes:
+        client: The one API client.
+        services: Typed services over it.
+        settings: Loaded settings.
+        profile_name: Profile in use (``DEMO`` in demo mode).
+        demo_user: Demo user kind, or None outside demo mode.
+        simulator: The in-process simulator in demo mode.
+    """
+
+    client: ApiClient
+    services: Services
+    settings: Settings
+    profile_name: str
+    demo_user: str | None = None
+    simulator: Simulator | None = field(default=None, repr=False)
+
+    @property
+    def demo(self) -> bool:
+        """True when running against the in-process simulator."""
+        return self.simulator is not None
+
+    @property
+    def api_host(self) -> str:
+        """Host shown in the status bar."""
+        return "in-process simulator" if self.demo else self.client.host
+
+    @classmethod
+    def for_demo(
+        cls,
+        settings: Settings,
+        user: str = "unrestricted",
+        *,
+        clock: Clock | None = None,
+        scale: int = 0,
+        latency: float = 0.0,
+        retry: RetryPolicy | None = None,
+    ) -> Session:
+        """A session on a freshly seeded in-process simulator (no token, no network, no port).
+
+        Args:
+            settings: Settings (refresh intervals, page size ...).
+            user: ``unrestricted``, ``restricted`` or ``readonly``.
+            clock: Simulator clock (tests pass a virtual one).
+            scale: Extra instances to seed.
+            latency: Simulated latency per request, seconds.
+            retry: Retry policy override.
+        """
+        from tui.simulator import DEMO_TOKENS, IN_PROCESS_BASE, Faults, Simulator
+
+        if user not in DEMO_USERS:
+            raise ValueError(f"unknown demo user {user!r}; choose from {', '.join(DEMO_USERS)}")
+        sim = Simulator(clock=clock, scale=scale, faults=Faults(latency=latency))
+        client = ApiClient(
+            IN_PROCESS_BASE,
+            SecretStr(DEMO_TOKENS[user]),
+            transport=sim.transport(),
+            allow_insecure=True,
+            retry=retry,
+            max_concurrency=settings.max_concurrency,
+            page_size=settings.page_size,
+        )
+        return cls(client, Services(client), settings, "DEMO", user, sim)
+
+    @classmethod
+    def for_profile(
+        cls, settings: Settings, profile_name: str, base_url: str, token: SecretStr
+    ) -> Session:
+        """A session against a real API.
+
+        Args:
+            settings: Settings.
+            profile_name: Profile name, for display.
+            base_url: Validated base URL ending in /v4.
+            token: The bearer token.
+        """
+        client = ApiClient(
+            base_url,
+            token,
+            connect_timeout=settings.connect_timeout,
+            read_timeout=settings.read_timeout,
+            max_concurrency=settings.max_concurrency,
+            page_size=settings.page_size,
+        )
+        return cls(client, Services(client), settings, profile_name)
+
+    async def aclose(self) -> None:
+        """Release the connection pool."""
+        await self.client.aclose()
