@@ -230,19 +230,19 @@ def cmd_app(args: argparse.Namespace) -> int:
     from tui.session import Session
 
     if args.demo:
-        session = Session.for_demo(
-            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency
-        )
         from tui.app import run_app
 
-        return run_app(settings, session)
+        demo = Session.for_demo(
+            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency
+        )
+        return run_app(settings, demo)
     from tui.api.client import InsecureBaseUrl, validate_base_url
     from tui.auth import resolve_token
 
     name = _profile_name(settings, args.profile)
     profile = settings.profiles.get(name)
     base_url = None
-    session = None
+    session: Session | None = None
     if profile is not None:
         try:
             base_url = validate_base_url(profile.base_url)

@@ -71,7 +71,7 @@ class Settings(BaseModel):
     """Accounts by name."""
     theme: str = "textual-dark"
     """Textual theme name (e.g. textual-dark, nord, gruvbox, ansi-dark)."""
-    refresh: RefreshSettings = Field(default_factory=RefreshSettings)  # type: ignore[arg-type]
+    refresh: RefreshSettings = Field(default_factory=RefreshSettings)
     """Refresh intervals."""
     page_size: int = Field(100, ge=25, le=500)
     """Items requested per page (the API caps part of the collections at 100)."""

@@ -94,7 +94,7 @@ def resolve_model(ref: str) -> type:
     """
     module_name, _, class_name = ref.partition(":")
     module = importlib.import_module(f"tui.models.{module_name}")
-    return getattr(module, class_name)  # type: ignore[no-any-return]
+    return getattr(module, class_name)
 
 
 _ENTRIES: list[Endpoint] = []

@@ -12,6 +12,7 @@ import inspect
 import json
 import logging
 import time
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -186,7 +187,7 @@ class Simulator:
 
     # -- ASGI -------------------------------------------------------------------------------
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             while True:
                 message = await receive()

@@ -79,6 +79,9 @@ class Ctx:
         value = self.params.get(name)
         if isinstance(value, int):
             return value
+        # The router hands over strings; only plain ASCII digits name an integer id.
+        if isinstance(value, str) and value.isascii() and value.isdigit():
+            return int(value)
         raise not_found()
 
     def require_body_object(self) -> dict[str, Any]:

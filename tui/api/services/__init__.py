@@ -65,59 +65,59 @@ class Services:
     @cached_property
     def profile(self) -> ProfileService:
         """Profile, apps, devices, grants, logins, phone, preferences."""
-        return self._make("profile")  # type: ignore[no-any-return]
+        return self._make("profile")
 
     @cached_property
     def object_storage(self) -> ObjectStorageService:
         """Buckets, objects, clusters, keys."""
-        return self._make("object_storage")  # type: ignore[no-any-return]
+        return self._make("object_storage")
 
     @cached_property
     def compute(self) -> ComputeService:
         """Instances, configs, disks, backups, stats, transfer, kernels, regions, types."""
-        return self._make("compute")  # type: ignore[no-any-return]
+        return self._make("compute")
 
     @cached_property
     def loadbalancers(self) -> LoadBalancersService:
         """Load balancers, configs, nodes."""
-        return self._make("loadbalancers")  # type: ignore[no-any-return]
+        return self._make("loadbalancers")
 
     @cached_property
     def domains(self) -> DomainsService:
         """Domains, records, zone files."""
-        return self._make("domains")  # type: ignore[no-any-return]
+        return self._make("domains")
 
     @cached_property
     def databases(self) -> DatabasesService:
         """Managed databases and engines."""
-        return self._make("databases")  # type: ignore[no-any-return]
+        return self._make("databases")
 
     @cached_property
     def k8s(self) -> K8sService:
         """Kubernetes clusters, pools, nodes, versions."""
-        return self._make("k8s")  # type: ignore[no-any-return]
+        return self._make("k8s")
 
     @cached_property
     def managed(self) -> ManagedService:
         """Managed support."""
-        return self._make("managed")  # type: ignore[no-any-return]
+        return self._make("managed")
 
     @cached_property
     def volumes(self) -> VolumesService:
         """Block volumes."""
-        return self._make("volumes")  # type: ignore[no-any-return]
+        return self._make("volumes")
 
     @cached_property
     def deployscripts(self) -> DeployScriptsService:
         """Deployment scripts."""
-        return self._make("deployscripts")  # type: ignore[no-any-return]
+        return self._make("deployscripts")
 
     @cached_property
     def tags(self) -> TagsService:
         """Tags."""
-        return self._make("tags")  # type: ignore[no-any-return]
+        return self._make("tags")
 
     @cached_property
     def images(self) -> ImagesService:
         """Images."""
-        return self._make("images")  # type: ignore[no-any-return]
+        return self._make("images")

@@ -72,11 +72,12 @@ def seed_databases(ctx: SeedContext) -> None:
         label="analytics-staging",
         region="eu-central",
         type_="std-2",
-        now=ctx.now - 60,
+        now=ctx.now,
         password=_password(ctx),
     )
+    # Created just now: it becomes active one provisioning delay after start-up.
     ctx.store.schedule(
-        ctx.now - 60 + DEFAULT_TIMINGS["databases.provision"],
+        ctx.now + DEFAULT_TIMINGS["databases.provision"],
         "databases.provisioned",
         id=analytics["id"],
     )

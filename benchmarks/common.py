@@ -1,0 +1,83 @@
+"""Shared helpers of the benchmarks: a served simulator, timing and reporting.
+
+Benchmarks print medians and ratios measured in the same run (these machines are noisy);
+nothing here asserts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def served_simulator(*args: str) -> Iterator[str]:
+    """Run ``cloudtui sim`` in a child process on 127.0.0.1; yields its base URL.
+
+    Args:
+        *args: Extra ``cloudtui sim`` flags (``--scale``, ``--latency`` ...).
+    """
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui", "sim", "--port", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline().strip()
+        if not first.startswith("cloudtui simulator at "):
+            raise RuntimeError(f"simulator did not start: {first!r}")
+        url = first.removeprefix("cloudtui simulator at ")
+        _wait_listening(port)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _wait_listening(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.02)
+    raise RuntimeError("simulator did not listen in time")
+
+
+def median(values: list[float]) -> float:
+    """Median of a non-empty list."""
+    return statistics.median(values)
+
+
+def fmt_ms(seconds: float) -> str:
+    """Seconds as milliseconds text."""
+    return f"{seconds * 1000:.1f} ms"
+
+
+def report(title: str, rows: list[tuple[str, str]]) -> None:
+    """Print a small aligned table."""
+    print(f"\n== {title}")
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        print(f"  {key:<{width}}  {value}")
