@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -285,6 +285,63 @@ class ApiClient:
             raise error_for_status(
                 502, method, path, body, response.headers.get("content-type", "")
             ) from None
+
+    async def put_bytes(
+        self,
+        url: str,
+        content: bytes | AsyncIterable[bytes],
+        content_type: str = "application/octet-stream",
+        *,
+        content_length: int | None = None,
+    ) -> None:
+        """PUT raw bytes to an absolute address handed out by the API (image ``upload_to``).
+
+        The bearer token is NOT sent: such addresses authorise by themselves and may belong to
+        another host. There are no retries (a streamed body cannot be replayed).
+
+        Args:
+            url: Absolute http(s) URL; plain http only to loopback or the API's own host.
+            content: The bytes, or an async iterator of chunks (streamed).
+            content_type: ``Content-Type`` header to send.
+            content_length: Total size when ``content`` is streamed (avoids chunked encoding).
+
+        Raises:
+            InsecureBaseUrl: The URL is not http(s) or uses plain http to a remote host.
+            ApiError: Non-2xx answer.
+            TransportFailure: No HTTP answer.
+        """
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise InsecureBaseUrl(f"{url!r} is not an http(s) URL with a host")
+        same_host = parts.netloc == urlsplit(self.base_url).netloc
+        if parts.scheme == "http" and not (is_loopback_host(parts.hostname) or same_host):
+            raise InsecureBaseUrl("refusing to send data over plain http to a remote host")
+        # Upload addresses carry their authorisation in the path: keep it out of messages.
+        shown = parts.path.rsplit("/", 1)[0] + "/..."
+        headers = {"Content-Type": content_type}
+        if content_length is not None:
+            headers["Content-Length"] = str(content_length)
+        self.request_count += 1
+        request = self._http.build_request("PUT", url, content=content, headers=headers)
+        try:
+            response = await self._http.send(request, auth=None)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            raise ConnectFailure("PUT", shown, self._describe(exc), sent=False) from None
+        except httpx.TimeoutException as exc:
+            raise TimeoutFailure("PUT", shown, self._describe(exc), sent=True) from None
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+            raise ConnectionDropped("PUT", shown, self._describe(exc), sent=True) from None
+        except httpx.TransportError as exc:
+            raise TransportFailure("PUT", shown, self._describe(exc), sent=True) from None
+        if not 200 <= response.status_code < 300:
+            raise error_for_status(
+                response.status_code,
+                "PUT",
+                shown,
+                response.content,
+                response.headers.get("content-type", ""),
+                response.headers.get("retry-after"),
+            )
 
     def _describe(self, exc: Exception) -> str:
         """A short reason for a transport exception, with the token scrubbed out of it."""

@@ -12,9 +12,21 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 ValueKind = Literal[
-    "text", "status", "int", "bytes", "mb", "gb", "datetime", "list", "bool", "json", "secret"
+    "text",
+    "status",
+    "int",
+    "bytes",
+    "mb",
+    "gb",
+    "datetime",
+    "list",
+    "bool",
+    "json",
+    "secret",
+    "series",
 ]
-"""How a value is formatted: ``mb``/``gb`` are sizes in those units, ``bytes`` raw bytes."""
+"""How a value is formatted: ``mb``/``gb`` are sizes in those units, ``bytes`` raw bytes,
+``series`` a list of ``{x, y}`` points (shown as a count and the latest value)."""
 
 ConfirmKind = Literal["none", "confirm", "typed"]
 """``confirm``: yes/no dialog; ``typed``: the user types the resource's label (irreversible)."""
@@ -125,9 +137,22 @@ class ResourceSpec:
         transitional: Statuses that make the refresh loop go fast.
         status_field: Field holding the status, if any.
         copy_fields: Fields ``y`` copies, first present wins (``ipv4.0``, ``hostname``, ``id``).
-        grant_kind: Restricted-user grant kind (``compute``, ``domain`` ...), if any.
+        grant_kind: Restricted-user grant kind (``compute``, ``domain`` ...) of the items
+            themselves. Child resources (configs of an instance, records of a domain) have
+            none: the grant is on the parent, and the API's 403 is explained when it applies.
         empty_hint: What the empty list suggests.
         items_key: For non-collection listings, where the items are in the answer.
+        adapter: Name of a headless adapter (``tui.resources.adapters.ADAPTERS``) that turns an
+            odd listing answer (``{automatic, snapshot}``, ``{data, is_truncated, next_marker}``,
+            tagged objects ``{type, data}``) into a list of item dicts.
+        item_params: Path parameters naming one item, parameter -> item field, when more than
+            ``id_param`` is needed (a bucket is ``{clusterId: cluster, bucket: label}``).
+        item_specs: Which spec opens an item when it is not this one: item field value ->
+            spec id, keyed by ``item_spec_field`` (``"*"`` matches any value).
+        item_spec_field: Field whose value selects the entry of ``item_specs``.
+        singleton: The resource is one object (the profile): the area shows its detail screen.
+        quick_filter: ``(field, values)`` the list cycles through with a key (kernels by
+            architecture); the first state is always "all".
     """
 
     id: str
@@ -149,10 +174,67 @@ class ResourceSpec:
     grant_kind: str | None = None
     empty_hint: str = "Nothing here yet."
     items_key: str | None = None
+    adapter: str | None = None
+    item_params: Mapping[str, str] = field(default_factory=dict)
+    item_specs: Mapping[str, str] = field(default_factory=dict)
+    item_spec_field: str | None = None
+    singleton: bool = False
+    quick_filter: tuple[str, tuple[str, ...]] | None = None
 
     def action(self, action_id: str) -> Action | None:
         """The action with that id, if the spec has it."""
         return next((a for a in self.actions if a.id == action_id), None)
+
+    def item_key(self, item: Mapping[str, Any]) -> str:
+        """A stable key of ``item`` in its list (the id, or the label when there is none)."""
+        value = dig(item, self.id_field)
+        if value is None:
+            value = dig(item, self.label_field)
+        return str(value)
+
+    def label_of(self, item: Mapping[str, Any]) -> str:
+        """The item's display name (label, else id)."""
+        value = dig(item, self.label_field)
+        if value in (None, ""):
+            value = dig(item, self.id_field)
+        return "" if value is None else str(value)
+
+    def params_for(
+        self, item: Mapping[str, Any], parent_params: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Path parameters naming ``item``: the parent's, plus the item's own.
+
+        Args:
+            item: The item.
+            parent_params: Parameters inherited from the parent (child resources).
+
+        Returns:
+            Parameters for the view endpoint and item actions.
+        """
+        params: dict[str, Any] = dict(parent_params or {})
+        mapping = dict(self.item_params)
+        if not mapping and self.id_param:
+            mapping = {self.id_param: self.id_field}
+        for param, item_field in mapping.items():
+            value = dig(item, item_field)
+            if value is not None:
+                params[param] = value
+        return params
+
+    def status_of(self, item: Mapping[str, Any]) -> str | None:
+        """The item's status text, if the resource has one."""
+        if not self.status_field:
+            return None
+        value = dig(item, self.status_field)
+        return None if value is None else str(value)
+
+    def is_transitional_status(self, status: str | None) -> bool:
+        """True for a status the refresh loop watches closely (the spec's, else the shared set)."""
+        return status is not None and status in (self.transitional or TRANSITIONAL_STATUSES)
+
+    def is_transitional(self, item: Mapping[str, Any]) -> bool:
+        """True when the item's status is one the refresh loop watches closely."""
+        return self.is_transitional_status(self.status_of(item))
 
 
 @dataclass(frozen=True)
@@ -165,6 +247,8 @@ class Area:
         root: Id of the ResourceSpec listed first (or of a hand-written screen).
         aliases: ``:`` command aliases (``in``, ``vm`` ...).
         group: Sidebar group heading.
+        tabs: Further top-level resources of the area, shown as tabs beside the root
+            (object storage: keys and clusters next to buckets).
     """
 
     id: str
@@ -172,6 +256,7 @@ class Area:
     root: str
     aliases: tuple[str, ...] = ()
     group: str = ""
+    tabs: tuple[str, ...] = ()
 
 
 TRANSITIONAL_STATUSES = frozenset(
@@ -203,6 +288,9 @@ def dig(item: Mapping[str, Any], key: str) -> Any:
     Returns:
         The value, or None when any step is missing.
     """
+    if "." not in key:
+        # Fast path: most keys are plain field names (refresh diffs call this 10,000s of times).
+        return item.get(key) if isinstance(item, Mapping) else None
     value: Any = item
     for part in key.split("."):
         if isinstance(value, Mapping):

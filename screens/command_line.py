@@ -1,0 +1,71 @@
+"""The ``:`` command line: area aliases with completion (``:in``, ``:domains``, ``:k8s`` ...)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, Static
+
+from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command
+
+
+class CommandLineScreen(ModalScreen[str | None]):
+    """A one-line prompt at the bottom; returns the command typed, or None."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="command.cancel"),
+        Binding("tab", "complete", "Complete", id="command.complete"),
+    ]
+
+    DEFAULT_CSS = """
+    CommandLineScreen { align: left bottom; background: $background 30%; }
+    CommandLineScreen > Vertical { height: auto; width: 100%; background: $panel; }
+    CommandLineScreen Input { border: none; height: 1; padding: 0 1; background: $panel; }
+    CommandLineScreen .command-matches { height: 1; padding: 0 1; color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        words = sorted({*COMMANDS, *BUILTIN_COMMANDS})
+        with Vertical():
+            yield Static(classes="command-matches")
+            yield Input(
+                placeholder="area or command (tab completes, enter goes, escape cancels)",
+                suggester=SuggestFromList(words, case_sensitive=False),
+                id="command-input",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._show_matches("")
+
+    def _show_matches(self, text: str) -> None:
+        matches = complete_command(text)
+        line = Text(":")
+        line.append("  ".join(matches) if matches else "no match")
+        self.query_one(".command-matches", Static).update(line)
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        self._show_matches(event.value)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_complete(self) -> None:
+        """Complete to the first match."""
+        field = self.query_one(Input)
+        matches = complete_command(field.value)
+        if matches:
+            field.value = matches[0]
+            field.cursor_position = len(field.value)
+
+    def action_cancel(self) -> None:
+        """Close without a command."""
+        self.dismiss(None)

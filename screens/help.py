@@ -1,0 +1,98 @@
+"""``?``: every binding of the current screen, with its id (for the keymap) and state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+
+def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str, bool, str]]:
+    """``(keys, description, id, enabled, tooltip)`` for each active binding of ``screen``.
+
+    Keys bound to the same action are merged (``down, j``); the app's keymap is already applied.
+    """
+    merged: dict[tuple[str, str], list[Any]] = {}
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if binding.system:
+            continue
+        description = binding.description or binding.action
+        label = binding.key_display or screen.app.get_key_display(binding)
+        entry = merged.setdefault(
+            (binding.action, description),
+            [[], description, binding.id or "", active.enabled, active.tooltip or binding.tooltip],
+        )
+        if label not in entry[0]:
+            entry[0].append(label)
+    rows = [(", ".join(e[0]), e[1], e[2], e[3], e[4]) for e in merged.values()]
+    return sorted(rows, key=lambda r: (not r[3], r[1].lower()))
+
+
+class HelpScreen(ModalScreen[None]):
+    """Bindings of the screen underneath."""
+
+    BINDINGS = [
+        Binding("escape,question_mark,q", "dismiss", "Close", id="help.close"),
+        Binding("j", "scroll(1)", "Down", show=False),
+        Binding("k", "scroll(-1)", "Up", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Vertical {
+        width: 90%; max-width: 110; height: 90%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    HelpScreen .help-title { text-style: bold; height: 1; }
+    HelpScreen .help-hint { color: $text-muted; height: auto; }
+    HelpScreen VerticalScroll { height: 1fr; }
+    """
+
+    def __init__(self, rows: list[tuple[str, str, str, bool, str]], title: str = "") -> None:
+        super().__init__()
+        self.rows = rows
+        self.screen_title = title
+
+    def compose(self) -> ComposeResult:
+        table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
+        table.add_column("Keys", no_wrap=True, style="bold")
+        table.add_column("Does")
+        table.add_column(Text("Binding id (for [keymap] in the config file)"), no_wrap=True)
+        for keys, description, binding_id, enabled, tooltip in self.rows:
+            does = Text(description)
+            if tooltip:
+                does.append(f" — {tooltip}", style="dim")
+            if not enabled:
+                does.append(" (not available here)", style="italic")
+            table.add_row(Text(keys), does, Text(binding_id, style="dim"))
+        with Vertical():
+            yield Static(Text(f"Keys: {self.screen_title}"), classes="help-title")
+            with VerticalScroll():
+                yield Static(table, id="help-table")
+            yield Static(
+                'Remap in the config file: [keymap] "compute.reboot" = "ctrl+r". escape closes.',
+                classes="help-hint",
+                markup=False,
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll by ``lines``."""
+        self.query_one(VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    async def action_dismiss(self, result: None = None) -> None:
+        """Close."""
+        self.dismiss(result)
+
+    def text(self) -> str:
+        """Plain text of the rows (tests)."""
+        return "\n".join(f"{k}\t{d}\t{i}" for k, d, i, _e, _t in self.rows)

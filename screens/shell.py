@@ -1,0 +1,233 @@
+"""The frame every area screen shares: status bar, sidebar, content, footer.
+
+Also the small glue every generic screen needs: asking ``availability`` (UI-B) whether an action
+is allowed, running an action through ``run_action`` (UI-B), forwarding worker state changes to
+the app's single handler, and copying text with OSC 52.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.worker import Worker
+
+from tui.resources.areas import AREAS, SPECS
+from tui.resources.spec import Action, ResourceSpec
+from widgets.sidebar import Sidebar
+from widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+def check_availability(
+    app: App[Any], spec: ResourceSpec, action: Action, item: Mapping[str, Any] | None
+) -> tuple[bool, str]:
+    """Whether ``action`` is allowed on ``item`` for the signed-in user, and why not.
+
+    Uses ``tui.resources.availability.availability`` (UI-B); until the user is known, actions
+    are allowed and the API has the last word.
+    """
+    if action.target == "item" and not item:
+        return False, f"select a {spec.singular} first"
+    try:
+        from tui.resources.availability import availability
+    except ImportError:  # pragma: no cover - the module arrives with UI-B's work
+        return True, ""
+    user = getattr(app, "user_context", None)
+    if user is None:
+        return True, ""
+    enabled, reason = availability(spec, action, dict(item) if item else None, user)
+    return enabled, reason
+
+
+def binding_for(action: Action) -> Binding:
+    """The key binding of a spec action (its id doubles as the keymap id)."""
+    return Binding(
+        action.key or "",
+        f"run_action('{action.id}')",
+        action.label,
+        id=action.id,
+        tooltip=action.description,
+    )
+
+
+def add_action_bindings(node: DOMNode, actions: Iterable[Action]) -> None:
+    """Bind every keyed action on ``node`` (instance-level: specs differ per screen)."""
+    for action in actions:
+        if not action.key:
+            continue
+        for binding in Binding.make_bindings([binding_for(action)]):
+            node._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
+
+
+def action_for_key(node: DOMNode, key: str) -> str | None:
+    """The spec action id ``key`` triggers on ``node`` after the user's keymap, if any."""
+    bindings = node._bindings.copy()
+    keymap = getattr(node.app, "_keymap", None)
+    if keymap:
+        bindings.apply_keymap(keymap)
+    for binding in bindings.key_to_bindings.get(key, []):
+        if binding.action.startswith("run_action("):
+            return binding.action[len("run_action('") : -2]
+    return None
+
+
+async def perform_action(
+    host: Screen[Any],
+    spec: ResourceSpec,
+    action: Action,
+    item: Mapping[str, Any] | None,
+    params: Mapping[str, Any],
+) -> bool:
+    """Run one action through UI-B's runner; an unavailable action is explained instead.
+
+    Returns:
+        True when something changed (the caller refreshes).
+    """
+    enabled, reason = check_availability(host.app, spec, action, item)
+    if not enabled:
+        host.app.notify(reason, title=f"{action.label}: not available", markup=False)
+        return False
+    try:
+        from screens.actions import run_action
+    except ImportError:  # pragma: no cover - the module arrives with UI-B's work
+        host.app.notify("Actions are not available in this build.", title=action.label)
+        return False
+    return bool(await run_action(host, spec, action, dict(item) if item else None, params))
+
+
+def forward_worker_state(node: DOMNode, event: Worker.StateChanged) -> None:
+    """Hand a worker state change to the app's single handler (the message does not bubble)."""
+    handler = getattr(node.app, "handle_worker_state", None)
+    if handler is not None:
+        handler(event.worker)
+
+
+def _shown(widget: Widget) -> bool:
+    """True when ``widget`` and all its ancestors are displayed (not on a hidden tab)."""
+    return all(node.display for node in (widget, *widget.ancestors) if isinstance(node, Widget))
+
+
+class WorkerForwarding:
+    """Mixin: route this node's worker state changes to the app."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        forward_worker_state(self, event)  # type: ignore[arg-type]
+
+
+class ShellScreen(WorkerForwarding, Screen[None]):
+    """Status bar, sidebar of areas, the screen's content and the footer.
+
+    Subclasses implement :meth:`compose_content`. ``tab`` moves between the sidebar and the
+    content; ``escape`` goes back (and from an area's first screen, to the sidebar).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "toggle_pane", "Sidebar", show=False, id="nav.toggle_pane"),
+        Binding("escape", "back", "Back", id="nav.back"),
+        Binding("left_square_bracket", "cycle_tab(-1)", "Prev tab", show=False, id="nav.prev_tab"),
+        Binding("right_square_bracket", "cycle_tab(1)", "Next tab", show=False, id="nav.next_tab"),
+    ]
+
+    DEFAULT_CSS = """
+    ShellScreen #shell { height: 1fr; }
+    ShellScreen #content { height: 1fr; width: 1fr; }
+    """
+
+    def __init__(self, *, area_id: str | None = None, name: str | None = None) -> None:
+        super().__init__(name=name)
+        self.area_id = area_id
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar()
+        with Horizontal(id="shell"):
+            yield Sidebar(AREAS, current=self.area_id or self._mode_area(), id="sidebar")
+            with Vertical(id="content"):
+                yield from self.compose_content()
+        yield Footer()
+
+    def compose_content(self) -> ComposeResult:
+        """The screen's own widgets (right of the sidebar)."""
+        yield from ()
+
+    def _mode_area(self) -> str | None:
+        mode = getattr(self.app, "current_mode", None)
+        return mode if mode in {a.id for a in AREAS} else None
+
+    def content_focus_target(self) -> Widget | None:
+        """The widget that takes focus in the content pane: the shown table, else the first."""
+        from widgets.detail_panel import DetailPanel
+        from widgets.resource_table import ResourceTable
+
+        content = self.query_one("#content")
+        shown = [w for w in content.query("*") if w.focusable and _shown(w)]
+        preferred = [w for w in shown if isinstance(w, ResourceTable | DetailPanel)]
+        return (preferred or shown or [None])[0]
+
+    def action_cycle_tab(self, step: int) -> None:
+        """Show the previous or next tab of the content and focus what it shows."""
+        from textual.widgets import TabbedContent, TabPane
+
+        tabs = self.query_one("#content").query(TabbedContent).first(TabbedContent)
+        panes = [
+            p.id
+            for p in tabs.query(TabPane)
+            if p.id and next(a for a in p.ancestors if isinstance(a, TabbedContent)) is tabs
+        ]
+        if tabs.active not in panes:
+            return
+        tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
+        self.call_after_refresh(self._focus_content)
+
+    def _focus_content(self) -> None:
+        target = self.content_focus_target()
+        if target is not None:
+            target.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cycle_tab":
+            from textual.widgets import TabbedContent
+
+            return bool(self.query_one("#content").query(TabbedContent))
+        return True
+
+    def action_toggle_pane(self) -> None:
+        """Move focus between the sidebar and the content."""
+        sidebar = self.query_one(Sidebar)
+        if self.focused is sidebar:
+            target = self.content_focus_target()
+            if target is not None:
+                target.focus()
+        else:
+            sidebar.focus()
+
+    def action_back(self) -> None:
+        """Back to the previous screen of this area (from the first one: to the sidebar)."""
+        if len(self.app.screen_stack) > 1 and self.app.screen is self:
+            self.app.pop_screen()
+        else:
+            self.query_one(Sidebar).focus()
+
+    def on_sidebar_area_chosen(self, event: Sidebar.AreaChosen) -> None:
+        event.stop()
+        switch = getattr(self.app, "go_to_area", None)
+        if switch is not None:
+            switch(event.area_id)
+
+    def help_title(self) -> str:
+        """What the help screen calls this screen."""
+        area = next((a for a in AREAS if a.id == (self.area_id or self._mode_area())), None)
+        return area.title if area else "cloudtui"
+
+    def spec(self, spec_id: str) -> ResourceSpec:
+        """A spec by id."""
+        return SPECS[spec_id]

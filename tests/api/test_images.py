@@ -1,0 +1,187 @@
+"""Every image operation through the typed service, against the simulator, plus uploads."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import ValidationError
+
+from tui.api.client import ApiClient, InsecureBaseUrl
+from tui.api.errors import ApiError
+from tui.api.services.images import ImagesService
+from tui.models.images import (
+    Image,
+    ImageCreate,
+    ImageUpdate,
+    ImageUpload,
+    ImageUploadStarted,
+)
+from tui.simulator import Simulator, VirtualClock
+
+DISK_ID = 770900
+PAYLOAD = gzip.compress(b"raw disk bytes " * 1000, mtime=0)
+
+
+@pytest.fixture(autouse=True)
+def catalog(sim: Simulator) -> None:
+    """A region, an instance and its disk, in case compute has not seeded them."""
+    sim.store.table("compute.regions").setdefault(
+        "us-east", {"id": "us-east", "label": "Newark, NJ", "country": "us", "status": "ok"}
+    )
+    sim.store.put(
+        "compute.instances",
+        990900,
+        {"id": 990900, "label": "src", "status": "running", "region": "us-east", "tags": []},
+    )
+    sim.store.put(
+        "compute.disks",
+        DISK_ID,
+        {"id": DISK_ID, "label": "src-root", "size": 8192, "_compute_id": 990900},
+    )
+
+
+@pytest.fixture
+def svc(client: ApiClient) -> ImagesService:
+    return ImagesService(client)
+
+
+async def test_list_iter_all_view(svc: ImagesService, sim: Simulator) -> None:
+    page = await svc.list_images(page_size=25)
+    assert page.results == len(sim.store.rows("images.images"))
+    assert all(isinstance(i, Image) for i in page.data)
+    pages = [p async for p in svc.iter_images()]
+    assert [i.id for p in pages for i in p.data] == [i.id for i in page.data]
+    assert [i.id for i in await svc.all_images()] == [i.id for i in page.data]
+    debian = await svc.get_image("compute/debian12")
+    assert debian.is_public is True and debian.vendor == "Debian" and debian.eol
+
+
+async def test_anonymous_lists_public(client_for: Callable[..., ApiClient]) -> None:
+    anon = ImagesService(client_for("anonymous"))
+    images = await anon.all_images()
+    assert len(images) == 8 and all(i.is_public for i in images)
+
+
+async def test_create_update_delete(svc: ImagesService, clock: VirtualClock) -> None:
+    made = await svc.create_image(ImageCreate(disk_id=DISK_ID, description="from api"))
+    assert made.status == "creating" and made.label == "src-root" and made.size == 8192
+    clock.advance(6)
+    assert (await svc.get_image(made.id or "")).status == "available"
+    changed = await svc.update_image(made.id or "", label="renamed", description=None)
+    assert changed.label == "renamed" and changed.description is None
+    kept = await svc.update_image(made.id or "", ImageUpdate(description="back"))
+    assert kept.label == "renamed" and kept.description == "back"
+    await svc.delete_image(made.id or "")
+    with pytest.raises(ApiError) as info:
+        await svc.get_image(made.id or "")
+    assert info.value.status == 404
+
+
+async def test_upload_end_to_end_with_bytes(svc: ImagesService, clock: VirtualClock) -> None:
+    started = await svc.upload_image(ImageUpload(label="up", region="us-east"))
+    assert isinstance(started, ImageUploadStarted) and started.image is not None
+    assert started.image.status == "pending_upload" and started.upload_to
+    await svc.upload_data(started.upload_to, PAYLOAD)
+    clock.advance(4)
+    done = await svc.get_image(started.image.id or "")
+    assert done.status == "available" and done.size == 1
+
+
+async def test_upload_from_file_is_streamed(
+    svc: ImagesService, clock: VirtualClock, tmp_path: Path
+) -> None:
+    path = tmp_path / "disk.img.gz"
+    path.write_bytes(gzip.compress(b"\0" * (2 * 1024 * 1024 + 1), mtime=0))
+    started = await svc.upload_image(label="from-file", region="us-east", description="file")
+    await svc.upload_data(started.upload_to or "", path)
+    clock.advance(4)
+    assert started.image is not None
+    done = await svc.get_image(started.image.id or "")
+    assert done.status == "available" and done.size == 3
+
+
+async def test_upload_data_refuses_non_gzip_before_sending(
+    svc: ImagesService, client: ApiClient, tmp_path: Path
+) -> None:
+    started = await svc.upload_image(label="nope", region="us-east")
+    sent = client.request_count
+    with pytest.raises(ValueError, match="gzip"):
+        await svc.upload_data(started.upload_to or "", b"not gzip")
+    plain = tmp_path / "disk.img"
+    plain.write_bytes(b"raw")
+    with pytest.raises(ValueError, match="gzip"):
+        await svc.upload_data(started.upload_to or "", plain)
+    assert client.request_count == sent
+
+
+async def test_server_refusal_of_upload_is_an_api_error(
+    svc: ImagesService, client: ApiClient
+) -> None:
+    started = await svc.upload_image(label="twice", region="us-east")
+    await svc.upload_data(started.upload_to or "", PAYLOAD)
+    with pytest.raises(ApiError) as info:
+        await svc.upload_data(started.upload_to or "", PAYLOAD)
+    assert info.value.status == 409
+    assert "/_sim/uploads/..." in info.value.path  # the address's secret part is not shown
+    with pytest.raises(ApiError) as info:
+        await client.put_bytes(started.upload_to or "", b"plain")
+    assert info.value.status == 409
+
+
+async def test_put_bytes_never_sends_the_token() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200)
+
+    api = ApiClient(
+        "https://api.example.com/v4", "secret-token", transport=httpx.MockTransport(handler)
+    )
+    try:
+        await api.put_bytes("https://uploads.example.net/abc?sig=1", PAYLOAD)
+        with pytest.raises(InsecureBaseUrl):
+            await api.put_bytes("http://uploads.example.net/abc", PAYLOAD)
+        with pytest.raises(InsecureBaseUrl):
+            await api.put_bytes("ftp://uploads.example.net/abc", PAYLOAD)
+    finally:
+        await api.aclose()
+    assert len(seen) == 1
+    assert "authorization" not in seen[0].headers
+    assert seen[0].headers["content-type"] == "application/octet-stream"
+    assert seen[0].content == PAYLOAD
+
+
+@pytest.mark.parametrize(
+    ("model", "fields"),
+    [
+        (ImageCreate, {}),
+        (ImageCreate, {"disk_id": 1, "description": ""}),
+        (ImageCreate, {"disk_id": 1, "description": "x" * 65001}),
+        (ImageCreate, {"disk_id": 1, "region": "us-east"}),
+        (ImageUpload, {"label": "x"}),
+        (ImageUpload, {"region": "us-east"}),
+        (ImageUpload, {"label": "", "region": "us-east"}),
+        (ImageUpdate, {"label": "x" * 129}),
+    ],
+)
+def test_request_models_are_strict(model: Any, fields: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        model(**fields)
+
+
+def test_update_sends_null_description_only_when_asked() -> None:
+    assert ImageUpdate(description=None).body() == {"description": None}
+    assert ImageUpdate(label="a").body() == {"label": "a"}
+
+
+def test_response_models_are_tolerant() -> None:
+    image = Image.model_validate({"id": "private/9", "status": "queued", "regions": ["x"]})
+    assert image.status == "queued" and image.raw()["regions"] == ["x"]
+    started = ImageUploadStarted.model_validate({"upload_to": "https://u/x"})
+    assert started.image is None

@@ -1,0 +1,66 @@
+"""Shared helpers of the UI tests: a demo app on a virtual clock, and waiting for it to settle."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.worker import WorkerFailed
+
+from tui.api.errors import ApiError
+from tui.api.retry import RetryPolicy
+from tui.config import RefreshSettings, Settings
+from tui.session import Session
+from tui.simulator import VirtualClock
+
+
+async def no_sleep(_seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+def demo_session(
+    user: str = "unrestricted", *, clock: VirtualClock | None = None, **settings: Any
+) -> Session:
+    """A demo session on a virtual clock whose retries do not wait.
+
+    Refresh timers are long by default so nothing refreshes behind a test's back; tests call
+    the screens' refresh methods.
+    """
+    settings.setdefault("refresh", RefreshSettings(fast=60, slow=3600, max_backoff=3600))
+    return Session.for_demo(
+        Settings(**settings),
+        user,
+        clock=clock or VirtualClock(),
+        retry=RetryPolicy(sleep=no_sleep),
+    )
+
+
+def make_app(session: Session | None = None, **kwargs: Any) -> Any:
+    from tui.app import CloudApp
+
+    session = session or demo_session()
+    return CloudApp(session.settings, session, **kwargs)
+
+
+async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
+    """Let workers finish and the screen repaint (a few rounds: workers start workers)."""
+    for _ in range(rounds):
+        # Failures are routed to the app's handler; tests assert on its effects.
+        with contextlib.suppress(WorkerFailed):
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def not_implemented(error: BaseException | None) -> bool:
+    """True when the simulator has no handler yet (the area's data layer is unfinished)."""
+    return isinstance(error, ApiError) and error.status == 501
+
+
+def seeded(endpoint_area: str) -> bool:
+    """True when the simulator seeds demo data for an endpoint area (``compute``, ``images``)."""
+    from tui.simulator import Simulator, registry
+
+    Simulator(seed=False)  # registers every seeder
+    return endpoint_area in {area for _order, area, _fn in registry.SEEDERS}

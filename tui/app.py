@@ -1,0 +1,396 @@
+"""CloudApp: areas as Textual modes, global bindings, theme, keymap, and the session's lifetime.
+
+This module is wiring. Listing, refreshing and actions live in ``screens``; formatting, specs and
+refresh policy in headless modules under ``tui``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from functools import partial
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import Worker, WorkerFailed, WorkerState
+
+from screens.command_line import CommandLineScreen
+from screens.error import ErrorScreen
+from screens.help import HelpScreen, binding_rows
+from screens.palette import PROVIDERS
+from screens.resource_detail import ResourceDetailScreen
+from screens.resource_list import PaneHost, ResourceListScreen
+from screens.shell import perform_action
+from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
+from tui.config import Settings
+from tui.refresh import Settled, classify, describe_error, error_title
+from tui.resources.areas import (
+    AREA_BY_ID,
+    AREA_OF_SPEC,
+    AREAS,
+    BUILTIN_COMMANDS,
+    SPECS,
+    open_target,
+    resolve_command,
+)
+from tui.resources.loader import iter_chunks
+from tui.resources.spec import Action, Area, ResourceSpec
+from tui.session import Session
+
+
+def _user_context(**fields: Any) -> Any:
+    """A ``UserContext`` (UI-B's availability module), or a stand-in until it exists."""
+    try:
+        from tui.resources.availability import UserContext
+    except ImportError:  # pragma: no cover - arrives with UI-B's work
+        return SimpleNamespace(**fields)
+    return UserContext(**fields)
+
+
+def _params_key(params: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, str(v)) for k, v in params.items()))
+
+
+class CloudApp(App[int]):
+    """The cloudtui application.
+
+    Args:
+        settings: Loaded settings (theme, keymap, refresh intervals ...).
+        session: A ready session, or None to show the login screen first.
+        profile_name: Profile to sign in to when ``session`` is None.
+        base_url: Base URL to prefill on the login screen.
+    """
+
+    CSS_PATH = "app.tcss"
+    TITLE = "cloudtui"
+    COMMANDS = App.COMMANDS | set(PROVIDERS)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("colon", "command_line", ":cmd", id="app.command_line"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Palette",
+            show=False,
+            priority=True,
+            id="app.palette",
+            tooltip="Actions, areas and resources by label",
+        ),
+    ]
+
+    api_health: reactive[str] = reactive("online")
+    """``online``, ``connecting``, ``unreachable``, ``rate_limited`` or ``error``."""
+    last_refresh: reactive[float | None] = reactive(None)
+    """Epoch seconds of the last successful request of a refresh."""
+    user_version: reactive[int] = reactive(0)
+    """Bumped when :attr:`user_context` changes (screens re-check actions)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        session: Session | None,
+        *,
+        profile_name: str = "default",
+        base_url: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.session = session
+        self.profile_name = profile_name
+        self.base_url = base_url
+        self.user_context: Any = None
+        self.resource_index: dict[
+            tuple[str, tuple[tuple[str, str], ...]], tuple[dict[str, Any], dict[Any, Any]]
+        ] = {}
+        """Items of every list loaded so far: (spec id, params) -> (params, items by key)."""
+        self.notification_log: list[tuple[str, str]] = []
+        """(title, message) of every notification, oldest first."""
+        self.last_copied: str | None = None
+        for area in AREAS:
+            self.add_mode(area.id, partial(self.area_root, area))
+        self.set_keymap(settings.keymap)
+
+    # -- start-up ---------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        else:
+            self.notify(
+                f"Unknown theme {self.settings.theme!r}; using {self.theme}.",
+                title="Config file",
+                markup=False,
+            )
+        if self.session is None:
+            from screens.login import LoginScreen
+
+            self.push_screen(
+                LoginScreen(self.settings, self.profile_name, self.base_url), self._signed_in
+            )
+        else:
+            self._start()
+
+    def _signed_in(self, session: Session | None) -> None:
+        if session is not None:
+            self.session = session
+            self._start()
+
+    def _start(self) -> None:
+        self.switch_mode(AREAS[0].id)
+        self.load_user()
+
+    def area_root(self, area: Area) -> Screen[Any]:
+        """The first screen of an area (a hand-written one when UI-B registered it)."""
+        try:
+            from screens.custom import CUSTOM_SCREENS
+        except ImportError:  # pragma: no cover - arrives with UI-B's work
+            CUSTOM_SCREENS = {}
+        if area.root in CUSTOM_SCREENS:
+            return CUSTOM_SCREENS[area.root]()
+        spec = SPECS[area.root]
+        if spec.singleton:
+            return ResourceDetailScreen(spec, {}, {}, area_id=area.id)
+        return ResourceListScreen(spec, tabs=area.tabs, area_id=area.id)
+
+    def load_user(self) -> None:
+        """Fetch the profile and grants for the status bar and action availability."""
+        self.run_worker(self._load_user(), group="user", exclusive=True, exit_on_error=False)
+
+    async def _load_user(self) -> None:
+        assert self.session is not None
+        client = self.session.client
+        profile = await client.call("profile.view")
+        restricted = bool(profile.get("restricted"))
+        grants = await client.call("profile.grants") if restricted else None
+        self.user_context = _user_context(
+            username=str(profile.get("username", "")),
+            restricted=restricted,
+            grants=grants or None,
+            scopes_readonly=self.session.demo_user == "readonly",
+        )
+        self.user_version += 1
+        self.screen.refresh_bindings()
+
+    # -- state other screens report ---------------------------------------------------------
+
+    def now(self) -> float:
+        """Current time: the simulator's clock in demo mode (virtual in tests), else the wall."""
+        simulator = getattr(self.session, "simulator", None)
+        return simulator.clock.now() if simulator is not None else time.time()
+
+    def api_succeeded(self) -> None:
+        """A refresh got its answer."""
+        self.api_health = "online"
+        self.last_refresh = self.now()
+
+    def api_failed(self, error: BaseException) -> None:
+        """A refresh failed: show unreachable / rate limited / server errors in the status bar."""
+        health = classify(error)
+        if isinstance(error, ApiError) and not isinstance(error, ServerError | RateLimited):
+            return  # a 403 or 404 says nothing about the API's health
+        self.api_health = health
+
+    def notify_settled(self, spec: ResourceSpec, settled: Settled) -> None:
+        """Say that an item left a transitional status ("web-1 is now running")."""
+        self.notify(settled.message, title=spec.title, markup=False)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a toast and keep it in :attr:`notification_log`."""
+        self.notification_log.append((title, message))
+        del self.notification_log[:-200]
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def remember_items(
+        self, spec: ResourceSpec, params: Mapping[str, Any], items: dict[Any, Any]
+    ) -> None:
+        """Record a loaded list for the palette's "jump to resource"."""
+        self.resource_index[(spec.id, _params_key(params))] = (dict(params), items)
+
+    # -- errors -----------------------------------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.handle_worker_state(event.worker)
+
+    def handle_worker_state(self, worker: Worker[Any]) -> None:
+        """The one place worker failures end up: API errors notify, others open the error modal.
+
+        Screens and panes forward their workers' state changes here (the message does not
+        bubble). The app never exits because of an API or network error.
+        """
+        if worker.state != WorkerState.ERROR or worker.error is None:
+            return
+        self.show_failure(worker.error, worker.name)
+
+    def show_failure(self, error: BaseException, where: str = "") -> None:
+        """API and network errors become a titled notification, anything else the error modal."""
+        if isinstance(error, CloudError):
+            self.api_failed(error)
+            self.notify(
+                describe_error(error), title=error_title(error), severity="error", markup=False
+            )
+            return
+        self.push_screen(ErrorScreen(f"Unexpected error in {where or 'a task'}", error))
+
+    def _handle_exception(self, error: Exception) -> None:
+        # A worker started with the default exit_on_error=True would take the whole app down;
+        # its failure is shown like any other instead (the app never exits on an API error).
+        if isinstance(error, WorkerFailed) and self.is_running:
+            self.show_failure(error.error)
+            return
+        super()._handle_exception(error)
+
+    # -- navigation -------------------------------------------------------------------------
+
+    def go_to_area(self, area_id: str, spec_id: str | None = None) -> None:
+        """Switch to an area (keeping its navigation stack); ``spec_id`` picks one of its tabs."""
+        area = AREA_BY_ID.get(area_id)
+        if area is None:
+            return
+        self.switch_mode(area_id)
+        if spec_id and spec_id != area.root:
+            self.call_after_refresh(self._show_tab, spec_id)
+
+    def _show_tab(self, spec_id: str) -> None:
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, ResourceListScreen):
+            self.pop_screen()
+        screen = self.screen
+        if isinstance(screen, ResourceListScreen):
+            screen.show_spec(spec_id)
+
+    def jump_to_resource(
+        self, spec: ResourceSpec, item: Mapping[str, Any], params: Mapping[str, Any]
+    ) -> None:
+        """Open ``item``'s detail screen in its area (from the palette)."""
+        area_id = AREA_OF_SPEC.get(spec.id)
+        if area_id is not None:
+            self.switch_mode(area_id)
+        target = open_target(spec, item)
+        self.push_screen(
+            ResourceDetailScreen(target, dict(item), dict(params) if target is spec else {})
+        )
+
+    def prefetch_for_palette(self) -> None:
+        """Fetch the first page of every area never opened, so the palette can find it."""
+        if self.session is None:
+            return
+        for area in AREAS:
+            spec = SPECS[area.root]
+            if not spec.singleton and (spec.id, ()) not in self.resource_index:
+                self.run_worker(
+                    self._prefetch(spec),
+                    group=f"prefetch-{spec.id}",
+                    exclusive=True,
+                    exit_on_error=False,
+                )
+
+    async def _prefetch(self, spec: ResourceSpec) -> None:
+        assert self.session is not None
+        try:
+            async for chunk in iter_chunks(self.session.client, spec, {}):
+                items = {spec.item_key(i): i for i in chunk.items}
+                if (spec.id, ()) not in self.resource_index:
+                    self.remember_items(spec, {}, items)
+                return
+        except CloudError:
+            return  # an area this user cannot list is simply not searchable
+
+    def run_palette_action(
+        self,
+        screen: Screen[Any],
+        spec: ResourceSpec,
+        action: Action,
+        item: dict[str, Any] | None,
+        params: dict[str, Any],
+    ) -> None:
+        """Run an action chosen in the palette, then refresh the screen it was chosen on."""
+
+        async def run() -> None:
+            if await perform_action(screen, spec, action, item, params) and isinstance(
+                screen, PaneHost
+            ):
+                screen.refresh_all()
+
+        screen.run_worker(run(), group="action", exit_on_error=False)
+
+    # -- global actions ---------------------------------------------------------------------
+
+    def action_command_line(self) -> None:
+        """Open the ``:`` command line."""
+        self.push_screen(CommandLineScreen(), self.run_command)
+
+    def run_command(self, text: str | None) -> None:
+        """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in."""
+        if not text:
+            return
+        word = text.strip().lstrip(":").lower()
+        builtin = BUILTIN_COMMANDS.get(word)
+        if builtin == "quit":
+            self.exit(0)
+            return
+        if builtin == "help":
+            self.action_help()
+            return
+        if builtin == "back":
+            if len(self.screen_stack) > 1:
+                self.pop_screen()
+            return
+        if builtin in ("refresh", "json"):
+            screen = self.screen
+            method = getattr(screen, "refresh_all" if builtin == "refresh" else "action_json", None)
+            if method is None and builtin == "json" and isinstance(screen, PaneHost):
+                pane = screen.active_pane()
+                method = getattr(pane, "action_json", None)
+            if method is not None:
+                method()
+            return
+        destination = resolve_command(word)
+        if destination is None:
+            self.notify(f"Unknown command: {text}", title=":", severity="warning", markup=False)
+            return
+        self.go_to_area(destination.area.id, destination.spec)
+
+    def action_help(self) -> None:
+        """Show every binding of the current screen."""
+        screen = self.screen
+        title = getattr(screen, "help_title", lambda: screen.__class__.__name__)()
+        self.push_screen(HelpScreen(binding_rows(screen), title))
+
+    async def on_unmount(self) -> None:
+        if self.session is not None:
+            await self.session.aclose()
+
+
+def run_app(
+    settings: Settings,
+    session: Session | None,
+    *,
+    profile_name: str = "default",
+    base_url: str | None = None,
+) -> int:
+    """Run the app until the user quits.
+
+    Args:
+        settings: Loaded settings.
+        session: A ready session, or None for the login screen.
+        profile_name: Profile to sign in to when ``session`` is None.
+        base_url: Base URL to prefill on the login screen.
+
+    Returns:
+        The exit status.
+    """
+    app = CloudApp(settings, session, profile_name=profile_name, base_url=base_url)
+    result = app.run()
+    return int(result or 0)

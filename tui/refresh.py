@@ -1,0 +1,275 @@
+"""Refresh bookkeeping for lists, without Textual: when to refresh next and what changed.
+
+The list screen re-arms a one-shot timer after every refresh with :meth:`RefreshSchedule.delay`
+and applies :func:`diff_items` to its table, so rows are updated in place (the cursor, selection
+and scroll position stay put) instead of being cleared and re-added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tui.api.errors import (
+    ApiError,
+    CloudError,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    TransportFailure,
+    Unauthorized,
+)
+
+ApiHealth = Literal["online", "unreachable", "rate_limited", "error"]
+"""What the status bar says about the API after the last request of a refresh."""
+
+Item = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class RefreshPolicy:
+    """Intervals, seconds.
+
+    Attributes:
+        fast: While something visible is in a transitional status.
+        slow: At rest.
+        max_backoff: Upper bound of the delay after repeated failures (a server's
+            ``Retry-After`` is honoured even when longer).
+    """
+
+    fast: float = 2.5
+    slow: float = 30.0
+    max_backoff: float = 300.0
+
+    @classmethod
+    def from_settings(cls, refresh: Any) -> RefreshPolicy:
+        """Build from ``Settings.refresh`` (anything with ``fast``, ``slow``, ``max_backoff``)."""
+        return cls(float(refresh.fast), float(refresh.slow), float(refresh.max_backoff))
+
+
+def next_delay(
+    policy: RefreshPolicy,
+    *,
+    transitional: bool,
+    failures: int = 0,
+    retry_after: float | None = None,
+) -> float:
+    """Seconds until the next refresh.
+
+    Args:
+        policy: The intervals.
+        transitional: Whether any visible item is changing state.
+        failures: Consecutive failed refreshes (0 after a success).
+        retry_after: Seconds the server asked to wait (429), if it said.
+
+    Returns:
+        The fast or slow interval; after failures, that interval doubled per failure and capped
+        at ``max_backoff``; never less than ``retry_after``.
+    """
+    base = policy.fast if transitional else policy.slow
+    delay = base
+    if failures > 0:
+        # Exponential backoff from the current interval; the exponent is capped so the
+        # arithmetic stays small however long the outage lasts.
+        delay = min(policy.max_backoff, max(base, base * 2 ** min(failures, 16)))
+    if retry_after is not None:
+        delay = max(delay, retry_after)
+    return delay
+
+
+def classify(error: BaseException | None) -> ApiHealth:
+    """How an error (or None for success) reads in the status bar."""
+    if error is None:
+        return "online"
+    if isinstance(error, RateLimited):
+        return "rate_limited"
+    if isinstance(error, TransportFailure):
+        return "unreachable"
+    return "error"
+
+
+def describe_error(error: BaseException) -> str:
+    """One or two sentences for the user about a failed request (no traceback, no token).
+
+    Args:
+        error: What the client raised.
+
+    Returns:
+        Plain text saying what failed and what it means.
+    """
+    if isinstance(error, RateLimited):
+        wait = f" (the API asked to wait {error.retry_after:.0f} s)" if error.retry_after else ""
+        return f"The API is rate limiting requests{wait}."
+    if isinstance(error, TransportFailure):
+        return f"The API is unreachable: {error.reason}."
+    if isinstance(error, Unauthorized):
+        return f"The API rejected the token ({error.reasons}). Sign in again (cloudtui login)."
+    if isinstance(error, Forbidden):
+        return (
+            f"Not allowed: {error.reasons}. The token's scopes or the user's grants do not "
+            "cover this (some areas need an unrestricted user)."
+        )
+    if isinstance(error, NotFound):
+        return (
+            f"Not found: {error.method} {error.path} ({error.reasons}); it may have been deleted."
+        )
+    if isinstance(error, ApiError):
+        return f"{error.method} {error.path} failed ({error.status}): {error.reasons}."
+    return f"{type(error).__name__}: {error}"
+
+
+def error_title(error: BaseException) -> str:
+    """A short notification title for ``error``."""
+    return {
+        "rate_limited": "Rate limited",
+        "unreachable": "API unreachable",
+    }.get(classify(error), "Not allowed" if isinstance(error, Forbidden) else "API error")
+
+
+@dataclass
+class RefreshSchedule:
+    """Consecutive failures and the next delay of one refreshing list.
+
+    Args:
+        policy: The intervals.
+    """
+
+    policy: RefreshPolicy = field(default_factory=RefreshPolicy)
+    failures: int = 0
+    retry_after: float | None = None
+
+    def succeeded(self, *, transitional: bool) -> float:
+        """Record a successful refresh; returns the delay until the next one."""
+        self.failures = 0
+        self.retry_after = None
+        return next_delay(self.policy, transitional=transitional)
+
+    def failed(self, error: BaseException, *, transitional: bool) -> float:
+        """Record a failed refresh; returns the (backed-off) delay until the next one."""
+        self.failures += 1
+        self.retry_after = getattr(error, "retry_after", None)
+        return next_delay(
+            self.policy,
+            transitional=transitional,
+            failures=self.failures,
+            retry_after=self.retry_after,
+        )
+
+    @staticmethod
+    def is_expected(error: BaseException) -> bool:
+        """True for API and network failures (shown in place, never a crash)."""
+        return isinstance(error, CloudError)
+
+
+@dataclass(frozen=True)
+class Diff:
+    """Changes between two snapshots of a list, keyed by id.
+
+    Attributes:
+        added: Keys present only in the new snapshot.
+        removed: Keys present only in the old snapshot.
+        changed: Keys present in both whose item differs.
+        order: Every key of the new snapshot, in its order.
+        items: The new snapshot by key (built once while diffing).
+    """
+
+    added: tuple[Hashable, ...] = ()
+    removed: tuple[Hashable, ...] = ()
+    changed: tuple[Hashable, ...] = ()
+    order: tuple[Hashable, ...] = ()
+    items: Mapping[Hashable, Item] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def empty(self) -> bool:
+        """True when nothing was added, removed or changed."""
+        return not (self.added or self.removed or self.changed)
+
+
+def index_items(items: Iterable[Item], key: Callable[[Item], Hashable]) -> dict[Hashable, Item]:
+    """Items by key, in order (a later duplicate key wins, as on the server)."""
+    return {key(item): item for item in items}
+
+
+def diff_items(
+    old: Mapping[Hashable, Item], new: Sequence[Item], key: Callable[[Item], Hashable]
+) -> Diff:
+    """Compare a list's current items with a fresh answer.
+
+    Args:
+        old: Current items by key.
+        new: The fresh items, in server order.
+        key: Key of an item (its id).
+
+    Returns:
+        What to add, remove and update.
+    """
+    fresh = index_items(new, key)
+    added = tuple(k for k in fresh if k not in old)
+    removed = tuple(k for k in old if k not in fresh)
+    changed = tuple(k for k, item in fresh.items() if k in old and old[k] != item)
+    return Diff(added, removed, changed, tuple(fresh), fresh)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """An item that left a transitional status.
+
+    Attributes:
+        key: Its key.
+        label: Its display name.
+        before: The transitional status it had.
+        after: The status it has now.
+    """
+
+    key: Hashable
+    label: str
+    before: str
+    after: str
+
+    @property
+    def message(self) -> str:
+        """``web-1 is now running``."""
+        return f"{self.label} is now {self.after.replace('_', ' ')}"
+
+
+def settled_items(
+    old: Mapping[Hashable, Item],
+    new: Mapping[Hashable, Item],
+    *,
+    status: Callable[[Item], str | None],
+    transitional: Callable[[str], bool],
+    label: Callable[[Item], str],
+    keys: Iterable[Hashable] | None = None,
+) -> list[Settled]:
+    """Items whose status went from transitional to settled between two snapshots.
+
+    Args:
+        old: Items before the refresh, by key.
+        new: Items after the refresh, by key.
+        status: Status of an item.
+        transitional: Whether a status is transitional.
+        label: Display name of an item.
+        keys: Only look at these keys (a diff's ``changed``: unchanged items cannot settle).
+
+    Returns:
+        One entry per settled item, in the new order.
+    """
+    out: list[Settled] = []
+    for key in new if keys is None else keys:
+        item = new.get(key)
+        previous = old.get(key)
+        if item is None:
+            continue
+        if previous is None:
+            continue
+        before, after = status(previous), status(item)
+        if (
+            before
+            and after
+            and before != after
+            and transitional(before)
+            and not transitional(after)
+        ):
+            out.append(Settled(key, label(item), before, after))
+    return out

@@ -1,0 +1,75 @@
+"""Deployment scripts (run at provisioning)."""
+
+from __future__ import annotations
+
+from tui.resources.spec import Action, Column, FieldSpec, ResourceSpec, Section
+
+SCRIPTS = ResourceSpec(
+    id="deployscripts",
+    title="Deployment scripts",
+    singular="deployment script",
+    list_endpoint="deployscripts.list",
+    view_endpoint="deployscripts.view",
+    id_param="deployscriptId",
+    columns=(
+        Column("label", "Label"),
+        Column("is_public", "Public", "bool", 6),
+        Column("images", "Images", "list"),
+        Column("username", "Owner", width=14),
+        Column("deployments_total", "Deploys", "int", 7),
+        Column("updated", "Updated", "datetime", 16),
+        Column("id", "ID", "int", 8),
+    ),
+    sections=(
+        Section(
+            "Script",
+            (
+                FieldSpec("label", "Label"),
+                FieldSpec("id", "ID"),
+                FieldSpec("description", "Description"),
+                FieldSpec("is_public", "Public", "bool"),
+                FieldSpec("username", "Owner"),
+                FieldSpec("images", "Images", "list"),
+                FieldSpec("rev_note", "Revision note"),
+                FieldSpec("deployments_total", "Deployments", "int"),
+                FieldSpec("created", "Created", "datetime"),
+                FieldSpec("updated", "Updated", "datetime"),
+            ),
+        ),
+        Section("Content", (FieldSpec("script", "Script"),)),
+    ),
+    actions=(
+        Action(
+            "deployscripts.create",
+            "New script",
+            "deployscripts.create",
+            key="n",
+            target="collection",
+            form="deployscripts:DeployScriptCreate",
+            grant="global:add_deployscripts",
+            description="Write a script that runs when an instance is deployed",
+        ),
+        Action(
+            "deployscripts.edit",
+            "Edit",
+            "deployscripts.update",
+            key="e",
+            form="deployscripts:DeployScriptUpdate",
+            description="Change the script (making it public cannot be undone)",
+        ),
+        Action(
+            "deployscripts.delete",
+            "Delete",
+            "deployscripts.delete",
+            key="d",
+            confirm="confirm",
+            description="Delete a private script",
+        ),
+    ),
+    status_field=None,
+    copy_fields=("id",),
+    grant_kind="deployscript",
+    empty_hint="No deployment scripts. Press n to write one.",
+)
+
+SPECS = (SCRIPTS,)

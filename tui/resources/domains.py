@@ -1,0 +1,185 @@
+"""DNS domains, their records and zone files."""
+
+from __future__ import annotations
+
+from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+
+RECORDS = ResourceSpec(
+    id="domains.records",
+    title="Records",
+    singular="record",
+    list_endpoint="domains.records.list",
+    view_endpoint="domains.records.view",
+    id_param="recordId",
+    parent_params=("domainId",),
+    label_field="name",
+    columns=(
+        Column("type", "Type", width=6),
+        Column("name", "Name"),
+        Column("target", "Target"),
+        Column("ttl_sec", "TTL", "int", 8),
+        Column("priority", "Prio", "int", 5),
+        Column("id", "ID", "int", 9),
+    ),
+    sections=(
+        Section(
+            "Record",
+            (
+                FieldSpec("id", "ID"),
+                FieldSpec("type", "Type"),
+                FieldSpec("name", "Name"),
+                FieldSpec("target", "Target"),
+                FieldSpec("ttl_sec", "TTL (s)", "int"),
+                FieldSpec("priority", "Priority", "int"),
+                FieldSpec("weight", "Weight", "int"),
+                FieldSpec("port", "Port", "int"),
+                FieldSpec("service", "Service"),
+                FieldSpec("protocol", "Protocol"),
+                FieldSpec("tag", "CAA tag"),
+            ),
+        ),
+    ),
+    actions=(
+        Action(
+            "domains.record_create",
+            "New record",
+            "domains.records.create",
+            key="n",
+            target="collection",
+            form="domains:RecordCreate",
+            description="Add a DNS record",
+        ),
+        Action(
+            "domains.record_edit",
+            "Edit",
+            "domains.records.update",
+            key="e",
+            form="domains:RecordUpdate",
+            description="Change the record",
+        ),
+        Action(
+            "domains.record_delete",
+            "Delete",
+            "domains.records.delete",
+            key="d",
+            confirm="confirm",
+            description="Delete the record",
+        ),
+    ),
+    status_field=None,
+    copy_fields=("target", "name", "id"),
+    empty_hint="No records. Press n to add one.",
+)
+
+ZONE_FILE = ResourceSpec(
+    id="domains.zone_file",
+    title="Zone file",
+    singular="zone file",
+    list_endpoint="domains.zone_file",
+    parent_params=("domainId",),
+    singleton=True,
+    status_field=None,
+    sections=(Section("Zone file", (FieldSpec("zone_file", "Lines", "list"),)),),
+)
+
+DOMAINS = ResourceSpec(
+    id="domains",
+    title="Domains",
+    singular="domain",
+    list_endpoint="domains.list",
+    view_endpoint="domains.view",
+    id_param="domainId",
+    label_field="domain",
+    columns=(
+        Column("domain", "Domain"),
+        Column("type", "Type", width=7),
+        Column("status", "Status", "status", 12),
+        Column("soa_email", "SOA email"),
+        Column("group", "Group", width=12),
+        Column("tags", "Tags", "list"),
+        Column("id", "ID", "int", 9),
+    ),
+    sections=(
+        Section(
+            "Domain",
+            (
+                FieldSpec("domain", "Domain"),
+                FieldSpec("id", "ID"),
+                FieldSpec("type", "Type"),
+                FieldSpec("status", "Status", "status"),
+                FieldSpec("description", "Description"),
+                FieldSpec("group", "Group"),
+                FieldSpec("soa_email", "SOA email"),
+                FieldSpec("tags", "Tags", "list"),
+            ),
+        ),
+        Section(
+            "Zone",
+            (
+                FieldSpec("master_ips", "Master IPs", "list"),
+                FieldSpec("axfr_ips", "AXFR IPs", "list"),
+                FieldSpec("ttl_sec", "TTL (s)", "int"),
+                FieldSpec("refresh_sec", "Refresh (s)", "int"),
+                FieldSpec("retry_sec", "Retry (s)", "int"),
+                FieldSpec("expire_sec", "Expire (s)", "int"),
+            ),
+        ),
+    ),
+    children=(
+        ChildSpec("Records", "domains.records", {"domainId": "id"}),
+        ChildSpec("Zone file", "domains.zone_file", {"domainId": "id"}),
+    ),
+    actions=(
+        Action(
+            "domains.create",
+            "New domain",
+            "domains.create",
+            key="n",
+            target="collection",
+            form="domains:DomainCreate",
+            grant="global:add_domains",
+            description="Create a master or slave zone",
+        ),
+        Action(
+            "domains.import",
+            "Import domain",
+            "domains.import",
+            key="I",
+            target="collection",
+            form="domains:DomainImport",
+            grant="global:add_domains",
+            description="Import a zone by AXFR from a remote nameserver",
+        ),
+        Action(
+            "domains.edit",
+            "Edit",
+            "domains.update",
+            key="e",
+            form="domains:DomainUpdate",
+            description="Change the domain's settings",
+        ),
+        Action(
+            "domains.clone",
+            "Clone",
+            "domains.clone",
+            key="c",
+            form="domains:DomainClone",
+            grant="global:add_domains",
+            description="Copy the domain and its records to a new domain",
+        ),
+        Action(
+            "domains.delete",
+            "Delete",
+            "domains.delete",
+            key="d",
+            confirm="typed",
+            description="Delete the domain and all its records (irreversible)",
+        ),
+    ),
+    transitional=frozenset(),
+    copy_fields=("domain", "id"),
+    grant_kind="domain",
+    empty_hint="No domains yet. Press n to create one or I to import one.",
+)
+
+SPECS = (DOMAINS, RECORDS, ZONE_FILE)

@@ -1,0 +1,206 @@
+"""Turning API values into display text, sort keys and status tones (headless).
+
+List cells and detail fields both go through :func:`format_value`, so a size or a date reads the
+same everywhere. Everything returns plain ``str``: the UI renders it literally, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from tui.resources.spec import TRANSITIONAL_STATUSES, ResourceSpec, ValueKind, dig
+
+Tone = Literal["ok", "busy", "warn", "error", "muted"]
+"""How a status reads: settled and fine, changing, needs a look, failed, inactive."""
+
+TONES: tuple[Tone, ...] = ("ok", "busy", "warn", "error", "muted")
+
+OK_STATUSES = frozenset(
+    {"running", "active", "available", "ready", "successful", "enabled", "ok", "accept", "true"}
+)
+WARN_STATUSES = frozenset(
+    {"degraded", "stopped", "unavailable", "drain", "backup", "suspended", "expired", "new"}
+)
+ERROR_STATUSES = frozenset({"failed", "error", "reject", "problem", "disabled_error", "unknown"})
+MUTED_STATUSES = frozenset({"offline", "disabled", "inactive", "revoked", "false", "closed"})
+
+BADGE_SYMBOL: dict[Tone, str] = {"ok": "●", "busy": "◐", "warn": "▲", "error": "✖", "muted": "○"}
+"""A shape per tone, so the tone survives NO_COLOR and colour blindness (text + shape + colour)."""
+
+SECRET_MASK = "••••••••"
+
+
+def status_tone(status: str | None, transitional: frozenset[str] = frozenset()) -> Tone:
+    """Classify a status for its badge.
+
+    Args:
+        status: The status text (any case); None reads as muted.
+        transitional: The resource's transitional statuses (defaults to the shared set).
+
+    Returns:
+        The tone.
+    """
+    if not status:
+        return "muted"
+    value = status.lower()
+    if value in transitional or value in TRANSITIONAL_STATUSES:
+        return "busy"
+    if value in OK_STATUSES:
+        return "ok"
+    if value in ERROR_STATUSES:
+        return "error"
+    if value in WARN_STATUSES:
+        return "warn"
+    if value in MUTED_STATUSES:
+        return "muted"
+    return "warn"
+
+
+def badge_text(status: str | None, transitional: frozenset[str] = frozenset()) -> str:
+    """Status as badge text: a tone symbol and the status (``● running``)."""
+    if not status:
+        return ""
+    return f"{BADGE_SYMBOL[status_tone(status, transitional)]} {status.replace('_', ' ')}"
+
+
+def _human_bytes(value: float) -> str:
+    units = ("B", "KB", "MB", "GB", "TB", "PB")
+    size = float(value)
+    for unit in units:
+        if abs(size) < 1024 or unit == units[-1]:
+            return f"{size:.0f} {unit}" if unit == "B" or size >= 100 else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} PB"  # pragma: no cover - loop always returns
+
+
+def _one_line(text: str) -> str:
+    # Control characters (newlines, escapes) would break a table row or inject terminal codes.
+    return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
+def format_value(value: Any, kind: ValueKind = "text") -> str:
+    """Display text of one value.
+
+    Args:
+        value: The raw value from the API.
+        kind: How to read it.
+
+    Returns:
+        One line of plain text (``""`` for missing values, ``—`` is left to the caller).
+    """
+    if value is None:
+        return ""
+    if kind == "secret":
+        return SECRET_MASK if value else ""
+    if kind == "bool" or isinstance(value, bool):
+        return "yes" if value else "no"
+    if kind in ("bytes", "mb", "gb") and isinstance(value, int | float):
+        factor = {"bytes": 1, "mb": 1024**2, "gb": 1024**3}[kind]
+        return _human_bytes(value * factor)
+    if kind == "int" and isinstance(value, int | float):
+        # No thousands separators: ids and ports must read (and copy) exactly.
+        return str(value)
+    if kind == "datetime" and isinstance(value, str):
+        return value.replace("T", " ")[:16]
+    if kind == "status":
+        return _one_line(str(value))
+    if kind == "series" and isinstance(value, list):
+        points = [p for p in value if isinstance(p, Mapping)]
+        if not points:
+            return "no data"
+        latest = points[-1].get("y")
+        return f"{len(points)} points, latest {format_value(latest)}"
+    if kind == "json":
+        return _one_line(json.dumps(value, separators=(",", ":"), sort_keys=True))
+    if isinstance(value, Mapping):
+        return _one_line(", ".join(f"{k}: {format_value(v)}" for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return _one_line(", ".join(format_value(v) for v in value))
+    return _one_line(str(value))
+
+
+def sort_value(value: Any) -> tuple[int, Any]:
+    """A key that sorts numbers numerically, text case-insensitively, missing values last."""
+    if value is None or value == "":
+        return (2, "")
+    if isinstance(value, bool):
+        return (0, float(value))
+    if isinstance(value, int | float):
+        return (0, float(value))
+    if isinstance(value, list | tuple):
+        value = ", ".join(str(v) for v in value)
+    return (1, str(value).lower())
+
+
+def display(
+    item: Mapping[str, Any], key: str, kind: ValueKind, transitional: frozenset[str] = frozenset()
+) -> str:
+    """Display text of the field ``key`` of ``item``: a badge for statuses, else formatted."""
+    value = dig(item, key)
+    if kind == "status":
+        return badge_text(None if value is None else str(value), transitional)
+    return format_value(value, kind)
+
+
+def column_cells(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str, ...]:
+    """The formatted cells of ``item`` for the spec's columns."""
+    return tuple(display(item, col.key, col.kind, spec.transitional) for col in spec.columns)
+
+
+def column_sort_keys(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[tuple[int, Any], ...]:
+    """Sort keys of ``item`` for the spec's columns."""
+    return tuple(sort_value(dig(item, col.key)) for col in spec.columns)
+
+
+def copy_value(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str, str] | None:
+    """What ``y`` copies: the first present copy field.
+
+    Returns:
+        ``(field, value)`` or None when the item has none of them.
+    """
+    for key in (*spec.copy_fields, spec.id_field):
+        value = dig(item, key)
+        if value not in (None, "", []):
+            return key, str(value)
+    return None
+
+
+def search_text(cells: Sequence[str]) -> str:
+    """The lower-cased text a filter matches against."""
+    return "\x00".join(cells).lower()
+
+
+SECRET_KEYS = frozenset(
+    {
+        "password",
+        "root_pass",
+        "secret_key",
+        "ssl_key",
+        "private_key",
+        "kubeconfig",
+        "token",
+        "otp_code",
+    }
+)
+"""Field names whose values are never shown in full (JSON view, notifications)."""
+
+
+def redact(value: Any) -> Any:
+    """A copy of ``value`` with secret fields masked (nested dicts and lists too)."""
+    if isinstance(value, Mapping):
+        return {
+            k: (SECRET_MASK if k in SECRET_KEYS and v not in (None, "") else redact(v))
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    return value
+
+
+def is_secret_field(spec: ResourceSpec, key: str) -> bool:
+    """True when the field ``key`` of ``spec``'s items holds a secret."""
+    if key.rsplit(".", 1)[-1] in SECRET_KEYS:
+        return True
+    return any(f.key == key and f.kind == "secret" for s in spec.sections for f in s.fields)

@@ -1,0 +1,142 @@
+"""Fetching what a spec lists, whatever shape its listing has (headless).
+
+Collections stream page by page through :meth:`ApiClient.iter_all` (pages 2..N concurrently),
+object lists follow their marker, odd answers go through an adapter, and singletons yield one
+item. Screens consume :func:`iter_chunks` and never care which shape it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tui.api.endpoints import REGISTRY
+from tui.resources.adapters import ADAPTERS
+from tui.resources.spec import ResourceSpec
+
+MAX_MARKER_CHUNKS = 200
+"""Safety bound on marker-paged listings (a server repeating its marker must not loop forever)."""
+
+
+class Client(Protocol):
+    """The part of :class:`tui.api.client.ApiClient` the loader uses."""
+
+    async def call(
+        self, ep: Any, path_params: Mapping[str, Any] | None = None, *, query: Any = None
+    ) -> Any: ...
+
+    def iter_all(
+        self, ep: Any, path_params: Mapping[str, Any] | None = None, *, model: Any = None
+    ) -> AsyncIterator[Any]: ...
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Items that arrived together.
+
+    Attributes:
+        items: Item dicts in display order.
+        total: How many items the whole listing has, when the API said.
+        last: True for the final chunk.
+    """
+
+    items: list[dict[str, Any]]
+    total: int | None = None
+    last: bool = False
+
+
+def is_paged(spec: ResourceSpec) -> bool:
+    """True when the spec's listing is a ``{data, page, pages, results}`` collection."""
+    return REGISTRY[spec.list_endpoint].paged
+
+
+def _items_of(spec: ResourceSpec, payload: Any) -> tuple[list[dict[str, Any]], Any]:
+    """Items of a non-collection answer and the adapter's follow-up query."""
+    if spec.adapter:
+        adapted = ADAPTERS[spec.adapter](payload)
+        return adapted.items, adapted.next_query
+    if spec.items_key:
+        raw = payload.get(spec.items_key) if isinstance(payload, Mapping) else None
+        return [dict(i) for i in raw or [] if isinstance(i, Mapping)], None
+    if isinstance(payload, list):
+        return [dict(i) for i in payload if isinstance(i, Mapping)], None
+    return ([dict(payload)] if isinstance(payload, Mapping) else []), None
+
+
+async def iter_chunks(
+    client: Client, spec: ResourceSpec, params: Mapping[str, Any] | None = None
+) -> AsyncIterator[Chunk]:
+    """Everything the spec lists, chunk by chunk, as soon as each arrives.
+
+    Args:
+        client: The API client.
+        spec: What to list.
+        params: Path parameters (the parent's ids for child resources).
+
+    Yields:
+        Chunks in display order; the last one has ``last=True``.
+    """
+    params = dict(params or {})
+    if is_paged(spec):
+        adapter = ADAPTERS.get(spec.adapter) if spec.adapter else None
+        pages = client.iter_all(spec.list_endpoint, params, model=dict)
+        page = None
+        async for page in pages:
+            items = adapter({"data": page.data}).items if adapter else list(page.data)
+            yield Chunk(items, page.results, page.page >= page.pages)
+        if page is None:
+            yield Chunk([], 0, True)
+        return
+    query: dict[str, Any] | None = None
+    for _ in range(MAX_MARKER_CHUNKS):
+        payload = await client.call(spec.list_endpoint, params, query=query)
+        items, follow = _items_of(spec, payload)
+        yield Chunk(items, None, follow is None)
+        if follow is None or follow == query:
+            return
+        query = follow
+    yield Chunk([], None, True)
+
+
+async def fetch_all(
+    client: Client, spec: ResourceSpec, params: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Every item the spec lists (pages fetched concurrently), for one refresh diff."""
+    items: list[dict[str, Any]] = []
+    async for chunk in iter_chunks(client, spec, params):
+        items.extend(chunk.items)
+    return items
+
+
+async def fetch_item(
+    client: Client,
+    spec: ResourceSpec,
+    item: Mapping[str, Any],
+    params: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A fresh copy of one item through the spec's view endpoint.
+
+    Singletons are fetched through their listing; specs without a view endpoint (or with an
+    adapter, whose rows are derived) return ``item`` unchanged.
+
+    Args:
+        client: The API client.
+        spec: The item's spec.
+        item: The item as listed.
+        params: The parent's path parameters.
+
+    Returns:
+        The item.
+    """
+    if spec.singleton:
+        chunks = [c async for c in iter_chunks(client, spec, params)]
+        found = [i for c in chunks for i in c.items]
+        return found[0] if found else {}
+    if not spec.view_endpoint or spec.adapter:
+        return dict(item)
+    payload = await client.call(spec.view_endpoint, spec.params_for(item, params))
+    if not isinstance(payload, Mapping):
+        return dict(item)
+    # Keep listing-only fields (a backup's slot ...) the view does not return.
+    return {**item, **payload}

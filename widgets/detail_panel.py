@@ -1,0 +1,94 @@
+"""Sections of fields of one resource, formatted by kind; values are rendered literally."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tui.resources.format import display
+from tui.resources.spec import Section
+
+EMPTY = "—"
+
+
+def section_table(section: Section, item: Mapping[str, Any], transitional: frozenset[str]) -> Table:
+    """A two-column grid (title, value) of one section; API values as literal Text."""
+    grid = Table.grid(padding=(0, 2), expand=False)
+    grid.add_column(style="bold", no_wrap=True, min_width=12)
+    grid.add_column(overflow="fold")
+    for spec in section.fields:
+        shown = display(item, spec.key, spec.kind, transitional)
+        grid.add_row(Text(spec.title), Text(shown or EMPTY))
+    return grid
+
+
+class DetailPanel(VerticalScroll, can_focus=True):
+    """Titled sections of fields; call :meth:`show` with a fresh item to update in place."""
+
+    DEFAULT_CSS = """
+    DetailPanel { height: 1fr; padding: 0 1; }
+    DetailPanel > .detail-section-title { color: $text-primary; text-style: bold; margin-top: 1; }
+    DetailPanel > .detail-section { height: auto; }
+    """
+
+    BINDINGS = [
+        Binding("j", "scroll_down", "Down", show=False),
+        Binding("k", "scroll_up", "Up", show=False),
+    ]
+
+    def __init__(
+        self,
+        sections: Sequence[Section],
+        item: Mapping[str, Any] | None = None,
+        *,
+        transitional: frozenset[str] = frozenset(),
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._sections = tuple(sections)
+        self._item: Mapping[str, Any] = item or {}
+        self._transitional = transitional
+
+    def compose(self) -> ComposeResult:
+        for index, section in enumerate(self._sections):
+            yield Static(Text(section.title), classes="detail-section-title")
+            yield Static(
+                section_table(section, self._item, self._transitional),
+                classes="detail-section",
+                id=f"section-{index}",
+            )
+
+    @property
+    def item(self) -> Mapping[str, Any]:
+        """The item shown."""
+        return self._item
+
+    def show(self, item: Mapping[str, Any]) -> None:
+        """Show a fresh copy of the item (sections keep their scroll position)."""
+        if item == self._item:
+            return
+        self._item = item
+        if not self.is_mounted:
+            return
+        for index, section in enumerate(self._sections):
+            self.query_one(f"#section-{index}", Static).update(
+                section_table(section, item, self._transitional)
+            )
+
+    def text(self) -> str:
+        """Plain text of every section (tests and copy)."""
+        lines: list[str] = []
+        for section in self._sections:
+            lines.append(section.title)
+            for spec in section.fields:
+                shown = display(self._item, spec.key, spec.kind, self._transitional)
+                lines.append(f"  {spec.title}: {shown or EMPTY}")
+        return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""The one-line status bar: profile (or DEMO), API host, user, restriction, last refresh, health.
+
+It reads the app's state (``session``, ``user_context``, ``api_health``, ``last_refresh``) and
+repaints when those change; it never calls the API itself.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+HEALTH_TEXT = {
+    "online": ("● online", "status-bar--ok"),
+    "connecting": ("◐ connecting", "status-bar--busy"),
+    "unreachable": ("✖ API UNREACHABLE", "status-bar--error"),
+    "rate_limited": ("▲ RATE LIMITED", "status-bar--warn"),
+    "error": ("▲ API errors", "status-bar--warn"),
+}
+"""Health -> (text, component class); the text alone says it, colour only adds to it."""
+
+
+def status_parts(app: Any) -> list[tuple[str, str]]:
+    """The bar's segments as ``(text, component class)`` pairs, left to right.
+
+    The API's health comes right after the profile so it stays visible at 80 columns; the
+    host, the longest and least urgent part, comes last.
+
+    Args:
+        app: The running app (duck-typed: ``session``, ``user_context``, ``api_health``,
+            ``last_refresh``).
+    """
+    parts: list[tuple[str, str]] = []
+    session = getattr(app, "session", None)
+    if session is None:
+        parts.append(("not signed in", "status-bar--muted"))
+    elif session.demo:
+        parts.append((" DEMO ", "status-bar--demo"))
+    else:
+        parts.append((f"profile {session.profile_name}", "status-bar--profile"))
+    health = getattr(app, "api_health", "online")
+    parts.append(HEALTH_TEXT.get(health, HEALTH_TEXT["error"]))
+    user: Any = getattr(app, "user_context", None)
+    username = str(user.username or "") if user is not None else ""
+    if username:
+        parts.append((username, "status-bar--user"))
+        if getattr(user, "restricted", False):
+            parts.append(("RESTRICTED", "status-bar--warn"))
+        else:
+            parts.append(("unrestricted", "status-bar--muted"))
+        if getattr(user, "scopes_readonly", False):
+            parts.append(("read-only token", "status-bar--warn"))
+    last = getattr(app, "last_refresh", None)
+    if last:
+        stamp = datetime.fromtimestamp(last, UTC).strftime("%H:%M:%S")
+        parts.append((f"↻ {stamp} UTC", "status-bar--muted"))
+    if session is not None:
+        parts.append((session.api_host, "status-bar--muted"))
+    return parts
+
+
+class StatusBar(Static):
+    """Profile, host, user and API health in one line."""
+
+    COMPONENT_CLASSES = {
+        "status-bar--demo",
+        "status-bar--profile",
+        "status-bar--user",
+        "status-bar--muted",
+        "status-bar--ok",
+        "status-bar--busy",
+        "status-bar--warn",
+        "status-bar--error",
+    }
+
+    DEFAULT_CSS = """
+    StatusBar {
+        dock: top;
+        height: 1;
+        background: $panel;
+        color: $foreground;
+        padding: 0 1;
+    }
+    StatusBar > .status-bar--demo { background: $warning; color: $text; text-style: bold; }
+    StatusBar > .status-bar--profile { color: $text-primary; text-style: bold; }
+    StatusBar > .status-bar--user { color: $text-accent; }
+    StatusBar > .status-bar--muted { color: $text-muted; }
+    StatusBar > .status-bar--ok { color: $text-success; }
+    StatusBar > .status-bar--busy { color: $text-warning; }
+    StatusBar > .status-bar--warn { color: $text-warning; text-style: bold; }
+    StatusBar > .status-bar--error { color: $text-error; text-style: bold reverse; }
+    """
+
+    def on_mount(self) -> None:
+        for attribute in ("api_health", "last_refresh", "user_version"):
+            if hasattr(self.app, attribute):
+                self.watch(self.app, attribute, self._changed, init=False)
+        self._changed()
+
+    def _changed(self, *_args: object) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for index, (part, cls) in enumerate(status_parts(self.app)):
+            if index:
+                text.append(" │ ", self.get_component_rich_style("status-bar--muted"))
+            # Host and user names come from config and the API: appended as literal text.
+            text.append(part, self.get_component_rich_style(cls))
+        self.update(text)
