@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import fmt_ms, median, report, served_simulator  # noqa: E402
-from tui.api.client import ApiClient  # noqa: E402
-from tui.simulator import DEMO_TOKENS  # noqa: E402
+from benchmarks.common import fmt_ms, median, report, served_simulator
+from tui.api.client import ApiClient
+from tui.simulator import DEMO_TOKENS
 
 
 async def one_run(base: str, concurrency: int, page_size: int) -> tuple[float, float, int]:

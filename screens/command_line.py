@@ -37,6 +37,7 @@ class CommandLineScreen(ModalScreen[str | None]):
                 placeholder="area or command (tab completes, enter goes, escape cancels)",
                 suggester=SuggestFromList(words, case_sensitive=False),
                 id="command-input",
+                compact=True,  # one line, no border even when focused
             )
 
     def on_mount(self) -> None:

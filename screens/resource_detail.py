@@ -64,6 +64,7 @@ class ActionsPanel(Static):
 
     def show(self, rows: list[tuple[Action, bool, str]]) -> None:
         """Render ``(action, enabled, reason)`` rows."""
+        self.rows = rows
         grid = Table.grid(padding=(0, 2))
         grid.add_column(no_wrap=True, style="bold")
         grid.add_column(no_wrap=True)
@@ -83,9 +84,15 @@ class ActionsPanel(Static):
 
         self.update(Group(title, grid) if rows else Text(""))
 
+    rows: list[tuple[Action, bool, str]] = []
+
     def text(self) -> str:
-        """Plain text shown (tests)."""
-        return str(self.render())
+        """The panel as plain text, a line per action."""
+        lines = []
+        for action, enabled, reason in self.rows:
+            detail = action.description if enabled else f"not available: {reason}"
+            lines.append(f"{action.key or 'ctrl+p'}  {action.label}  {detail}")
+        return "\n".join(lines)
 
 
 class ResourceDetailScreen(PaneHost, ShellScreen):
@@ -304,9 +311,12 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
     ) -> None:
         changed = await perform_action(self, self.resource, action, item, params)
         if changed and action.endpoint.endswith((".delete", ".remove", ".revoke")):
-            # The item is gone: back to the list, which refreshes itself on resume.
+            # The item is gone: back to the list, refreshed at once so it disappears there too.
             if self.app.screen is self and len(self.app.screen_stack) > 1:
                 self.app.pop_screen()
+                below = self.app.screen
+                if isinstance(below, PaneHost):
+                    below.refresh_all()
             return
         if changed:
             self.refresh_item()

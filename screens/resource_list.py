@@ -8,6 +8,7 @@ transfer summary, a kubeconfig ...). :class:`ResourceListScreen` frames panes in
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, ClassVar
@@ -300,7 +301,7 @@ class ResourceListPane(RefreshingPane):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="list-header"):
             yield Static(classes="list-title")
-            yield Input(placeholder="filter…", classes="list-filter -hidden")
+            yield Input(placeholder="filter…", classes="list-filter -hidden", compact=True)
         yield ResourceTable(table_columns(self.spec), classes="list-table")
         yield Static(classes="list-message -hidden")
 
@@ -682,10 +683,23 @@ def _nearest(node: Any, cls: type) -> Any:
     return next((a for a in node.ancestors if isinstance(a, cls)), None)
 
 
+CUSTOM_PANES: dict[str, str] = {
+    "compute.stats": "screens.stats:StatsPane",
+    "compute.transfer": "screens.stats:TransferPane",
+}
+"""Spec id -> ``"module:Class"`` of a hand-written pane (same constructor as the generic ones)."""
+
+
 def make_pane(
     spec: ResourceSpec, params: Mapping[str, Any] | None = None, *, lazy: bool, id: str
 ) -> RefreshingPane:
-    """A list pane, or a singleton pane for one-object specs."""
+    """A hand-written pane, a list pane, or a singleton pane for one-object specs."""
+    custom = CUSTOM_PANES.get(spec.id)
+    if custom is not None:
+        module_name, _, class_name = custom.partition(":")
+        pane_class = getattr(importlib.import_module(module_name), class_name)
+        pane: RefreshingPane = pane_class(spec, params, lazy=lazy, id=id)
+        return pane
     if spec.singleton:
         return SingletonPane(spec, params, lazy=lazy, id=id)
     return ResourceListPane(spec, params, lazy=lazy, id=id)

@@ -1,8 +1,8 @@
 """The frame every area screen shares: status bar, sidebar, content, footer.
 
-Also the small glue every generic screen needs: asking ``availability`` (UI-B) whether an action
-is allowed, running an action through ``run_action`` (UI-B), forwarding worker state changes to
-the app's single handler, and copying text with OSC 52.
+Also the small glue every generic screen needs: asking ``availability`` whether an action is
+allowed, running an action through ``screens.actions.run_action``, and forwarding worker state
+changes to the app's single handler.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from textual.widgets import Footer
 from textual.worker import Worker
 
 from tui.resources.areas import AREAS, SPECS
+from tui.resources.availability import UserContext, availability
 from tui.resources.spec import Action, ResourceSpec
 from widgets.sidebar import Sidebar
 from widgets.status_bar import StatusBar
@@ -33,20 +34,11 @@ def check_availability(
 ) -> tuple[bool, str]:
     """Whether ``action`` is allowed on ``item`` for the signed-in user, and why not.
 
-    Uses ``tui.resources.availability.availability`` (UI-B); until the user is known, actions
-    are allowed and the API has the last word.
+    Until the user is known (the profile is still loading) only the item's own conditions
+    apply, and the API has the last word.
     """
-    if action.target == "item" and not item:
-        return False, f"select a {spec.singular} first"
-    try:
-        from tui.resources.availability import availability
-    except ImportError:  # pragma: no cover - the module arrives with UI-B's work
-        return True, ""
     user = getattr(app, "user_context", None)
-    if user is None:
-        return True, ""
-    enabled, reason = availability(spec, action, dict(item) if item else None, user)
-    return enabled, reason
+    return availability(spec, action, dict(item) if item else None, user or UserContext())
 
 
 def binding_for(action: Action) -> Binding:
@@ -88,7 +80,7 @@ async def perform_action(
     item: Mapping[str, Any] | None,
     params: Mapping[str, Any],
 ) -> bool:
-    """Run one action through UI-B's runner; an unavailable action is explained instead.
+    """Run one action (form, confirmation, call); an unavailable action is explained instead.
 
     Returns:
         True when something changed (the caller refreshes).
@@ -97,12 +89,9 @@ async def perform_action(
     if not enabled:
         host.app.notify(reason, title=f"{action.label}: not available", markup=False)
         return False
-    try:
-        from screens.actions import run_action
-    except ImportError:  # pragma: no cover - the module arrives with UI-B's work
-        host.app.notify("Actions are not available in this build.", title=action.label)
-        return False
-    return bool(await run_action(host, spec, action, dict(item) if item else None, params))
+    from screens.actions import run_action  # imported on first use: start-up stays lean
+
+    return bool(await run_action(host, spec, action, dict(item) if item else None, dict(params)))
 
 
 def forward_worker_state(node: DOMNode, event: Worker.StateChanged) -> None:

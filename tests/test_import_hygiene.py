@@ -31,7 +31,9 @@ def test_module_loads_without_textual(module: str) -> None:
         "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'textual')\n"
         "print(','.join(bad))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "", f"{module} pulled in {result.stdout.strip()}"
 
 
@@ -46,5 +48,7 @@ def test_every_headless_package_module_is_free_of_textual() -> None:
         "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'textual')\n"
         "print(','.join(bad))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == ""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from functools import partial
-from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from textual.app import App
@@ -37,18 +36,10 @@ from tui.resources.areas import (
     open_target,
     resolve_command,
 )
+from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
 from tui.session import Session
-
-
-def _user_context(**fields: Any) -> Any:
-    """A ``UserContext`` (UI-B's availability module), or a stand-in until it exists."""
-    try:
-        from tui.resources.availability import UserContext
-    except ImportError:  # pragma: no cover - arrives with UI-B's work
-        return SimpleNamespace(**fields)
-    return UserContext(**fields)
 
 
 def _params_key(params: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -103,7 +94,7 @@ class CloudApp(App[int]):
         self.session = session
         self.profile_name = profile_name
         self.base_url = base_url
-        self.user_context: Any = None
+        self.user_context: UserContext | None = None
         self.resource_index: dict[
             tuple[str, tuple[tuple[str, str], ...]], tuple[dict[str, Any], dict[Any, Any]]
         ] = {}
@@ -145,13 +136,7 @@ class CloudApp(App[int]):
         self.load_user()
 
     def area_root(self, area: Area) -> Screen[Any]:
-        """The first screen of an area (a hand-written one when UI-B registered it)."""
-        try:
-            from screens.custom import CUSTOM_SCREENS
-        except ImportError:  # pragma: no cover - arrives with UI-B's work
-            CUSTOM_SCREENS = {}
-        if area.root in CUSTOM_SCREENS:
-            return CUSTOM_SCREENS[area.root]()
+        """The first screen of an area: its root resource's list (or detail, for the profile)."""
         spec = SPECS[area.root]
         if spec.singleton:
             return ResourceDetailScreen(spec, {}, {}, area_id=area.id)
@@ -167,11 +152,11 @@ class CloudApp(App[int]):
         profile = await client.call("profile.view")
         restricted = bool(profile.get("restricted"))
         grants = await client.call("profile.grants") if restricted else None
-        self.user_context = _user_context(
+        self.user_context = UserContext(
             username=str(profile.get("username", "")),
             restricted=restricted,
             grants=grants or None,
-            scopes_readonly=self.session.demo_user == "readonly",
+            scopes=self.session.token_scopes,
         )
         self.user_version += 1
         self.screen.refresh_bindings()

@@ -33,6 +33,8 @@ class Session:
         profile_name: Profile in use (``DEMO`` in demo mode).
         demo_user: Demo user kind, or None outside demo mode.
         simulator: The in-process simulator in demo mode.
+        token_scopes: OAuth scopes of the token when known (demo tokens); None when the token is
+            personal or its scopes are unknown.
     """
 
     client: ApiClient
@@ -41,6 +43,7 @@ class Session:
     profile_name: str
     demo_user: str | None = None
     simulator: Simulator | None = field(default=None, repr=False)
+    token_scopes: frozenset[str] | None = None
 
     @property
     def demo(self) -> bool:
@@ -74,6 +77,7 @@ class Session:
             retry: Retry policy override.
         """
         from tui.simulator import DEMO_TOKENS, IN_PROCESS_BASE, Faults, Simulator
+        from tui.simulator.auth import READONLY_SCOPES
 
         if user not in DEMO_USERS:
             raise ValueError(f"unknown demo user {user!r}; choose from {', '.join(DEMO_USERS)}")
@@ -87,7 +91,8 @@ class Session:
             max_concurrency=settings.max_concurrency,
             page_size=settings.page_size,
         )
-        return cls(client, Services(client), settings, "DEMO", user, sim)
+        scopes = frozenset(READONLY_SCOPES) if user == "readonly" else None
+        return cls(client, Services(client), settings, "DEMO", user, sim, scopes)
 
     @classmethod
     def for_profile(

@@ -64,3 +64,16 @@ def seeded(endpoint_area: str) -> bool:
 
     Simulator(seed=False)  # registers every seeder
     return endpoint_area in {area for _order, area, _fn in registry.SEEDERS}
+
+
+async def wait_for_screen(pilot: Pilot[Any], screen_type: type[Any], rounds: int = 50) -> Any:
+    """Pause until the active screen is a ``screen_type`` (a dialog opened by a worker).
+
+    Do not call :func:`settle` while a dialog is open: the worker that opened it is waiting
+    for it, so waiting for every worker would never return.
+    """
+    for _ in range(rounds):
+        if isinstance(pilot.app.screen, screen_type):
+            return pilot.app.screen
+        await pilot.pause()
+    raise AssertionError(f"{screen_type.__name__} did not open; screen is {pilot.app.screen!r}")

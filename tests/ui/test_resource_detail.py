@@ -152,7 +152,7 @@ async def test_restricted_user_sees_disabled_actions_with_reasons() -> None:
         disabled = [(a.id, reason) for a, enabled, reason in screen.action_rows() if not enabled]
         assert disabled, "a restricted user should have some actions disabled"
         assert all(reason for _id, reason in disabled)
-        assert "not available" in str(screen.query_one(ActionsPanel).render())
+        assert "not available" in screen.query_one(ActionsPanel).text()
 
 
 async def test_brackets_cycle_tabs_and_focus_what_they_show() -> None:

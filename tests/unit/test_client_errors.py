@@ -80,8 +80,12 @@ async def test_json_errors_list_keeps_every_entry() -> None:
         (b'{"errors": [{"field": 3}]}', "application/json", "HTTP 400"),
     ],
 )
-async def test_malformed_error_bodies_stay_readable(content: bytes, ctype: str, expected: str) -> None:
-    client = make_client(lambda r: httpx.Response(400, content=content, headers={"content-type": ctype}))
+async def test_malformed_error_bodies_stay_readable(
+    content: bytes, ctype: str, expected: str
+) -> None:
+    client = make_client(
+        lambda r: httpx.Response(400, content=content, headers={"content-type": ctype})
+    )
     with pytest.raises(ApiError) as info:
         await client.call("profile.view")
     message = str(info.value)
@@ -129,7 +133,9 @@ async def test_transport_failures_become_one_family(
 
 async def test_rate_limited_carries_retry_after() -> None:
     client = make_client(
-        lambda r: httpx.Response(429, headers={"Retry-After": "7"}, json={"errors": [{"reason": "slow down"}]})
+        lambda r: httpx.Response(
+            429, headers={"Retry-After": "7"}, json={"errors": [{"reason": "slow down"}]}
+        )
     )
     with pytest.raises(RateLimited) as info:
         await client.call("profile.view")

@@ -37,7 +37,9 @@ class FakeCollection:
             if page == self.fail_page:
                 return httpx.Response(500, json={"errors": [{"reason": "boom"}]})
             start = (page - 1) * size
-            data = [{"id": i, "label": f"i{i}"} for i in range(start, min(start + size, self.total))]
+            data = [
+                {"id": i, "label": f"i{i}"} for i in range(start, min(start + size, self.total))
+            ]
             body = {"data": data, "page": page, "pages": pages, "results": self.total}
             return httpx.Response(200, content=json.dumps(body).encode())
         finally:

@@ -63,7 +63,9 @@ async def test_transport_failure_traceback_does_not_contain_the_token() -> None:
     assert TOKEN not in str(info.value)
 
 
-async def test_debug_logging_redacts_the_authorization_header(caplog: pytest.LogCaptureFixture) -> None:
+async def test_debug_logging_redacts_the_authorization_header(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     client = ApiClient(
         "https://api.test/v4",
         TOKEN,

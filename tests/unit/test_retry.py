@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from tui.api import ApiClient, RetryPolicy, ServerError
-from tui.api.errors import ConnectFailure, ConnectionDropped, RateLimited
+from tui.api.errors import ApiError, ConnectFailure, ConnectionDropped, RateLimited
 
 BASE = "https://api.test/v4"
 
@@ -66,7 +66,7 @@ async def test_post_is_not_retried_after_a_502() -> None:
 @pytest.mark.parametrize("status", [408, 500, 503, 504])
 async def test_post_is_not_retried_on_other_failures(status: int) -> None:
     client, seen, _ = scripted([httpx.Response(status), httpx.Response(200, json={})])
-    with pytest.raises(Exception):
+    with pytest.raises(ApiError):
         await client.call("compute.instances.reboot", {"computeId": 1})
     assert len(seen) == 1
 
@@ -129,4 +129,6 @@ def test_jitter_stays_within_half_to_full_step() -> None:
     policy = RetryPolicy(base_delay=1.0, max_delay=8.0, rng=lambda: 0.0)
     assert policy.delay(ConnectFailure("GET", "/", "x", sent=False), 3) == 2.0
     policy = RetryPolicy(base_delay=1.0, max_delay=8.0, rng=lambda: 0.999999)
-    assert policy.delay(ConnectFailure("GET", "/", "x", sent=False), 10) == pytest.approx(8.0, rel=1e-3)
+    assert policy.delay(ConnectFailure("GET", "/", "x", sent=False), 10) == pytest.approx(
+        8.0, rel=1e-3
+    )

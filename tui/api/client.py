@@ -102,7 +102,9 @@ def _redacted_headers(headers: httpx.Headers) -> dict[str, str]:
 async def _log_request(request: httpx.Request) -> None:
     # Runs after authentication, so the header exists here; it is logged redacted.
     if log.isEnabledFor(logging.DEBUG):
-        log.debug("%s %s headers=%s", request.method, request.url, _redacted_headers(request.headers))
+        log.debug(
+            "%s %s headers=%s", request.method, request.url, _redacted_headers(request.headers)
+        )
 
 
 def _dump_body(body: BaseModel | Mapping[str, Any] | None) -> Any:
@@ -463,5 +465,3 @@ class ApiClient:
         ):
             items.extend(page.data)
         return items
-
-

@@ -87,6 +87,7 @@ INSTANCES = ResourceSpec(
         ChildSpec("Disks", "compute.disks", {"computeId": "id"}),
         ChildSpec("Backups", "compute.backups", {"computeId": "id"}),
         ChildSpec("Volumes", "compute.volumes", {"computeId": "id"}),
+        ChildSpec("Stats", "compute.stats", {"computeId": "id"}),
         ChildSpec("Transfer", "compute.transfer", {"computeId": "id"}),
     ),
     actions=(
@@ -354,6 +355,30 @@ INSTANCE_VOLUMES = ResourceSpec(
     empty_hint="No volumes attached. Attach one from the Volumes area.",
 )
 
+STATS = ResourceSpec(
+    id="compute.stats",
+    title="Statistics",
+    singular="statistics",
+    list_endpoint="compute.stats.view",
+    parent_params=("computeId",),
+    singleton=True,
+    status_field=None,
+    sections=(
+        Section(
+            "Last 24 hours",
+            (
+                FieldSpec("title", "Title"),
+                FieldSpec("cpu", "CPU (%)", "series"),
+                FieldSpec("io.io", "Disk I/O (blocks/s)", "series"),
+                FieldSpec("io.swap", "Swap I/O (blocks/s)", "series"),
+                FieldSpec("netv4.in", "IPv4 in (bits/s)", "series"),
+                FieldSpec("netv4.out", "IPv4 out (bits/s)", "series"),
+            ),
+        ),
+    ),
+)
+"""Shown as charts by ``screens.stats.StatsPane``; the sections serve the JSON and text views."""
+
 TRANSFER = ResourceSpec(
     id="compute.transfer",
     title="Transfer",
@@ -471,4 +496,15 @@ REGIONS = ResourceSpec(
     ),
 )
 
-SPECS = (INSTANCES, CONFIGS, DISKS, BACKUPS, INSTANCE_VOLUMES, TRANSFER, KERNELS, TYPES, REGIONS)
+SPECS = (
+    INSTANCES,
+    CONFIGS,
+    DISKS,
+    BACKUPS,
+    INSTANCE_VOLUMES,
+    STATS,
+    TRANSFER,
+    KERNELS,
+    TYPES,
+    REGIONS,
+)

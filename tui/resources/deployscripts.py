@@ -64,6 +64,7 @@ SCRIPTS = ResourceSpec(
             key="d",
             confirm="confirm",
             description="Delete a private script",
+            refuse_when=(("is_public", True, "public scripts cannot be deleted"),),
         ),
     ),
     status_field=None,

@@ -70,6 +70,7 @@ IMAGES = ResourceSpec(
             key="e",
             form="images:ImageUpdate",
             description="Change label or description (private images only)",
+            refuse_when=(("is_public", True, "public images cannot be changed"),),
         ),
         Action(
             "images.delete",
@@ -78,6 +79,7 @@ IMAGES = ResourceSpec(
             key="d",
             confirm="typed",
             description="Delete a private image (irreversible)",
+            refuse_when=(("is_public", True, "public images cannot be deleted"),),
         ),
     ),
     transitional=frozenset({"creating", "pending_upload"}),

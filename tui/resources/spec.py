@@ -101,6 +101,8 @@ class Action:
         screen: Id of a hand-written screen that replaces the generic form (resize picker,
             rescue device map, stats, preferences editor ...).
         description: One line for help and the palette.
+        refuse_when: ``(field, value, reason)`` rules: the action is unavailable for an item
+            whose ``field`` equals ``value`` (public images cannot be edited ...).
     """
 
     id: str
@@ -114,6 +116,7 @@ class Action:
     grant: GrantRule = "read_write"
     screen: str | None = None
     description: str = ""
+    refuse_when: tuple[tuple[str, Any, str], ...] = ()
 
 
 @dataclass(frozen=True)

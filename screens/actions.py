@@ -1,0 +1,245 @@
+"""Running a spec action: form or confirmation first, then the call, then what the user sees.
+
+Generic actions need no code: an action with a ``form`` opens the request model's form (edit
+forms prefilled, only changes sent), one with ``confirm`` asks first (``typed``: the label must
+be typed), and every call goes through the session's one client. Actions with a ``screen`` run a
+hand-written flow registered in :data:`ACTION_SCREENS` (resize picker, rescue device map,
+statistics, preferences editor).
+
+Answers that carry something shown only once (an access key's secret, an upload address) open
+:class:`~screens.once.OnceModal` so it is not lost.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tui.api.endpoints import REGISTRY, Endpoint
+from tui.api.errors import CloudError
+from tui.api.paths import fill_path
+from tui.refresh import describe_error, error_title
+from tui.resources.forms import ChoiceSource, form_for, initial_values
+from tui.resources.spec import Action, ResourceSpec
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.screen import Screen
+
+    from tui.session import Session
+
+MAX_CHOICES = 2000
+"""Options offered in one choice list; beyond that the user types the value."""
+
+ONCE_FIELDS = ("secret_key", "upload_to", "url", "password")
+"""Answer fields that may never be shown again: they open the "shown once" dialog."""
+
+ACTION_SCREENS: dict[str, str] = {
+    "compute.resize": "screens.compute_actions:resize",
+    "compute.rescue": "screens.compute_actions:rescue",
+    "compute.stats": "screens.stats:open_stats",
+    "profile.preferences": "screens.preferences:edit_preferences",
+}
+"""Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
+
+
+@dataclass
+class ActionContext:
+    """One action being run: where, on what, and helpers every flow needs.
+
+    Attributes:
+        host: The screen the action was started from.
+        spec: The resource spec the action belongs to.
+        action: The action.
+        item: The selected item (None for collection actions).
+        params: Path parameters of the item (or of the collection).
+    """
+
+    host: Screen[Any]
+    spec: ResourceSpec
+    action: Action
+    item: dict[str, Any] | None
+    params: dict[str, Any]
+
+    @property
+    def app(self) -> App[Any]:
+        """The running app."""
+        return self.host.app
+
+    @property
+    def session(self) -> Session:
+        """The session (client, services, simulator in demo mode)."""
+        return self.app.session  # type: ignore[attr-defined]
+
+    @property
+    def endpoint(self) -> Endpoint:
+        """The action's operation."""
+        return REGISTRY[self.action.endpoint]
+
+    @property
+    def label(self) -> str:
+        """The item's display name ('' for collection actions)."""
+        return self.spec.label_of(self.item) if self.item else ""
+
+    @property
+    def title(self) -> str:
+        """Heading of dialogs: the action and the item."""
+        return f"{self.action.label}: {self.label}" if self.label else self.action.label
+
+    def path(
+        self, endpoint: Endpoint | None = None, params: Mapping[str, Any] | None = None
+    ) -> str:
+        """The concrete path of ``endpoint`` (default: the action's) for previews."""
+        ep = endpoint or self.endpoint
+        try:
+            return fill_path(ep.path, dict(params if params is not None else self.params))
+        except (KeyError, ValueError):
+            return ep.path
+
+    async def call(
+        self,
+        body: Mapping[str, Any] | None = None,
+        *,
+        endpoint: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Send the action's request (or another operation's) through the session's client."""
+        return await self.session.client.call(
+            endpoint or self.action.endpoint,
+            dict(params if params is not None else self.params),
+            body=dict(body) if body is not None else None,
+        )
+
+    async def confirm(
+        self, body: Mapping[str, Any] | None = None, *, message: str = "", typed: bool = False
+    ) -> bool:
+        """Ask before sending; ``typed`` makes the user type the item's label."""
+        from screens.confirm import ConfirmModal, request_preview
+
+        preview = request_preview(self.endpoint.method, self.path(), body)
+        modal = ConfirmModal(
+            f"{self.title}?",
+            message or self.action.description or "Send this request?",
+            preview,
+            typed=(self.label or str(self.params)) if typed else None,
+            confirm_label=self.action.label,
+        )
+        confirmed: bool = await self.app.push_screen_wait(modal)
+        return bool(confirmed)
+
+    async def load_choices(self, source: ChoiceSource) -> list[tuple[str, Any]]:
+        """Options of one choice source (first :data:`MAX_CHOICES` items)."""
+        params: dict[str, Any] = {}
+        for param, name in source.params.items():
+            if name not in self.params:
+                # The choices depend on another field (an instance not chosen yet).
+                raise LookupError(f"they depend on {name}")
+            params[param] = self.params[name]
+        options: list[tuple[str, Any]] = []
+        async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
+            for item in page.data:
+                if source.accepts(item):
+                    options.append(source.option(item))
+            if len(options) >= MAX_CHOICES:
+                break
+        return options[:MAX_CHOICES]
+
+    def done(self, message: str) -> None:
+        """Say that the action succeeded."""
+        self.app.notify(message, title=self.spec.title, markup=False)
+
+    def failed(self, error: CloudError) -> None:
+        """Say that the action's request failed (the app keeps running)."""
+        self.app.notify(
+            describe_error(error),
+            title=f"{self.action.label}: {error_title(error)}",
+            severity="error",
+            markup=False,
+        )
+
+
+Flow = Callable[[ActionContext], Awaitable[bool]]
+
+
+def flow_for(screen_id: str) -> Flow:
+    """The hand-written flow registered for ``screen_id``."""
+    module_name, _, function = ACTION_SCREENS[screen_id].partition(":")
+    flow: Flow = getattr(importlib.import_module(module_name), function)
+    return flow
+
+
+async def run_action(
+    host: Screen[Any],
+    spec: ResourceSpec,
+    action: Action,
+    item: dict[str, Any] | None,
+    params: dict[str, Any],
+) -> bool:
+    """Run ``action``; must be called from a worker (dialogs are awaited).
+
+    Returns:
+        True when the request was sent and succeeded (the caller refreshes).
+    """
+    ctx = ActionContext(host, spec, action, item, params)
+    if action.screen:
+        return await flow_for(action.screen)(ctx)
+    if action.form:
+        return await run_form(ctx)
+    return await run_plain(ctx)
+
+
+async def run_form(ctx: ActionContext) -> bool:
+    """The action's request form; edit forms are prefilled and send only changes."""
+    from screens.form import FormModal
+
+    assert ctx.action.form is not None
+    form = form_for(ctx.action.form)
+    edit = ctx.endpoint.method == "PUT" and ctx.action.target == "item"
+    values = initial_values(form, ctx.item) if edit else {}
+
+    modal = FormModal(
+        ctx.title,
+        form,
+        ctx.call,
+        request_line=f"{ctx.endpoint.method} {ctx.path()}",
+        values=values,
+        edit=edit,
+        load_choices=ctx.load_choices,
+    )
+    outcome = await ctx.app.push_screen_wait(modal)
+    if outcome is None:
+        return False
+    await after_success(ctx, outcome.answer)
+    return True
+
+
+async def run_plain(ctx: ActionContext) -> bool:
+    """An action without a body: confirm when the spec says so, then send."""
+    if ctx.action.confirm != "none" and not await ctx.confirm(typed=ctx.action.confirm == "typed"):
+        return False
+    try:
+        answer = await ctx.call()
+    except CloudError as error:
+        ctx.failed(error)
+        return False
+    await after_success(ctx, answer)
+    return True
+
+
+async def after_success(ctx: ActionContext, answer: Any) -> None:
+    """Tell the user, and show what an answer shows only once."""
+    if ctx.endpoint.method == "DELETE":
+        ctx.done(f"{ctx.action.label}: {ctx.label or 'done'}")
+        return
+    created = ""
+    if isinstance(answer, Mapping) and ctx.action.target == "collection":
+        created = ctx.spec.label_of(answer)
+    what = created or ctx.label
+    ctx.done(f"{ctx.action.label}: {what}" if what else f"{ctx.action.label}: done")
+    once = {k: answer[k] for k in ONCE_FIELDS if isinstance(answer, Mapping) and answer.get(k)}
+    if once:
+        from screens.once import OnceModal
+
+        await ctx.app.push_screen_wait(OnceModal(ctx.title, dict(answer), tuple(once)))

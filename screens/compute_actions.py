@@ -1,0 +1,208 @@
+"""Hand-written instance flows: resize (a type picker showing specs) and rescue (a device map).
+
+Both are :class:`~screens.form.RequestModal` dialogs: they load their choices from the API,
+show the request they will send, and stay open with the user's choices until it succeeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Checkbox, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from screens.form import RequestModal, Submit
+from tui.api.errors import CloudError
+from tui.refresh import describe_error
+from tui.resources.compute_choices import (
+    RESCUE_DEVICES,
+    RESERVED_DEVICE,
+    DeviceChoice,
+    default_rescue_map,
+    device_choices,
+    rescue_body,
+    type_line,
+)
+
+if TYPE_CHECKING:
+    from screens.actions import ActionContext
+
+
+class ResizeModal(RequestModal):
+    """Choose a new instance type.
+
+    Args:
+        ctx: The action being run (instance, client).
+    """
+
+    DEFAULT_CSS = """
+    ResizeModal #resize-current { height: auto; margin-bottom: 1; }
+    ResizeModal OptionList { height: 1fr; }
+    ResizeModal #resize-note { color: $text-muted; height: auto; }
+    """
+
+    hint = "↑↓ choose · ctrl+s or enter resize · esc cancel"
+
+    def __init__(self, ctx: ActionContext) -> None:
+        super().__init__(ctx.title, ctx.call, request_line=f"POST {ctx.path()}")
+        self.ctx = ctx
+        self.current = str((ctx.item or {}).get("type") or "")
+        self.types: list[dict[str, Any]] = []
+
+    def compose_body(self) -> ComposeResult:
+        specs = (self.ctx.item or {}).get("specs") or {}
+        current = Text("Current type: ")
+        current.append(self.current or "unknown", style="bold")
+        if isinstance(specs, Mapping) and specs:
+            current.append(f"  ({type_line({'id': '', **specs}, with_id=False)})")
+        yield Static(current, id="resize-current")
+        yield OptionList(id="resize-types")
+        yield Checkbox("resize the disks automatically (recommended)", True, id="resize-auto")
+        yield Static(
+            Text(
+                "The instance is shut down, moved to the new type and booted again; billing "
+                "follows the new type. More disk than the new type allows is refused unless "
+                "the disks can be resized automatically."
+            ),
+            id="resize-note",
+        )
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.run_worker(self._load(), group="types")
+
+    async def _load(self) -> None:
+        options = self.query_one(OptionList)
+        try:
+            async for page in self.ctx.session.client.iter_all("compute.types.list", model=dict):
+                self.types.extend(page.data)
+        except CloudError as error:
+            self.show_general([f"Types could not be loaded: {describe_error(error)}"])
+            return
+        for kind in self.types:
+            line = Text(type_line(kind))
+            if str(kind.get("id")) == self.current:
+                line.append("  (current)", style="bold")
+            options.add_option(Option(line, id=str(kind.get("id"))))
+        current = next((i for i, t in enumerate(self.types) if t.get("id") == self.current), 0)
+        options.highlighted = current
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_submit()
+
+    def build(self) -> dict[str, Any] | None:
+        options = self.query_one(OptionList)
+        index = options.highlighted
+        if index is None or not self.types:
+            self.show_general(["Choose a type first."])
+            return None
+        chosen = options.get_option_at_index(index).id
+        if chosen == self.current:
+            self.show_general([f"The instance already is a {self.current}; choose another type."])
+            return None
+        self.show_general([])
+        return {
+            "type": chosen,
+            "allow_auto_disk_resize": self.query_one("#resize-auto", Checkbox).value,
+        }
+
+
+class RescueModal(RequestModal):
+    """Map the instance's disks and volumes to devices and boot into rescue mode.
+
+    Args:
+        ctx: The action being run (instance, client).
+    """
+
+    DEFAULT_CSS = """
+    RescueModal #rescue-devices { height: 1fr; }
+    RescueModal .rescue-row { height: 1; margin-bottom: 1; }
+    RescueModal .rescue-row Label { width: 8; }
+    RescueModal .rescue-row Select { width: 1fr; }
+    RescueModal #rescue-note { color: $text-muted; height: auto; margin-bottom: 1; }
+    """
+
+    def __init__(self, ctx: ActionContext) -> None:
+        super().__init__(ctx.title, ctx.call, request_line=f"POST {ctx.path()}")
+        self.ctx = ctx
+        self.choices: list[DeviceChoice] = []
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(
+            Text(
+                "The instance reboots into the rescue environment with these devices. "
+                f"{RESERVED_DEVICE} is reserved for the rescue system itself."
+            ),
+            id="rescue-note",
+        )
+        with VerticalScroll(id="rescue-devices"):
+            for device in RESCUE_DEVICES:
+                with Horizontal(classes="rescue-row"):
+                    yield Label(device)
+                    yield Select[str](
+                        [], prompt="(none)", id=f"dev-{device}", compact=True, allow_blank=True
+                    )
+            with Horizontal(classes="rescue-row"):
+                yield Label(RESERVED_DEVICE)
+                yield Static(Text("reserved (rescue system)", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(f"#dev-{RESCUE_DEVICES[0]}", Select).focus()
+        self.run_worker(self._load(), group="devices")
+
+    async def _load(self) -> None:
+        client = self.ctx.session.client
+        params = self.ctx.params
+        disks: list[dict[str, Any]] = []
+        volumes: list[dict[str, Any]] = []
+        try:
+            disks = await client.fetch_all("compute.disks.list", params, model=dict)
+            volumes = await client.fetch_all("compute.volumes.list", params, model=dict)
+        except CloudError as error:
+            self.show_general([f"Disks could not be loaded: {describe_error(error)}"])
+        self.choices = device_choices(disks, volumes)
+        options = [(Text(c.text), c.value) for c in self.choices]
+        defaults = default_rescue_map(self.choices)
+        for device in RESCUE_DEVICES:
+            select = self.query_one(f"#dev-{device}", Select)
+            select.set_options(options)
+            if device in defaults:
+                select.value = defaults[device]
+
+    def build(self) -> dict[str, Any] | None:
+        chosen: dict[str, str | None] = {}
+        for device in RESCUE_DEVICES:
+            value = self.query_one(f"#dev-{device}", Select).value
+            chosen[device] = None if value is Select.NULL else str(value)
+        body, problem = rescue_body(chosen)
+        if problem:
+            self.show_general([problem])
+            return None
+        self.show_general([])
+        return body
+
+
+async def _run(ctx: ActionContext, modal: RequestModal, done: str) -> bool:
+    outcome = await ctx.app.push_screen_wait(modal)
+    if outcome is None:
+        return False
+    ctx.done(done)
+    return True
+
+
+async def resize(ctx: ActionContext) -> bool:
+    """The resize action: pick a type, then send."""
+    return await _run(ctx, ResizeModal(ctx), f"Resizing {ctx.label}")
+
+
+async def rescue(ctx: ActionContext) -> bool:
+    """The rescue action: map devices, then send."""
+    return await _run(ctx, RescueModal(ctx), f"{ctx.label} is booting into rescue mode")
+
+
+__all__ = ["RescueModal", "ResizeModal", "Submit", "rescue", "resize"]

@@ -1,0 +1,152 @@
+"""Confirmation of a request: what will be sent, and for irreversible ones, the label typed.
+
+Bindings:
+
+| Key | Id | Description |
+| :- | :- | :- |
+| y | confirm.yes | Confirm (simple confirmations) |
+| n, escape | confirm.no | Cancel |
+| enter | (button / input) | Press the focused button; in the label input, confirm when it matches |
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from tui.resources.format import redact
+
+
+def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> str:
+    """``METHOD /path`` and the JSON body with secrets masked."""
+    text = f"{method} {path}"
+    if body:
+        text += "\n" + json.dumps(redact(dict(body)), indent=2, ensure_ascii=False)
+    return text
+
+
+class ConfirmModal(ModalScreen[bool]):
+    """Ask before sending a request.
+
+    Args:
+        title: What is about to happen ("Delete instance web-1").
+        message: Consequences, in a sentence or two.
+        preview: The request (see :func:`request_preview`).
+        typed: The label the user must type to confirm (irreversible actions), or None.
+        confirm_label: Text of the confirm button.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="confirm.no"),
+        Binding("n", "cancel", "No", show=False, id="confirm.no_key"),
+        Binding("y", "confirm", "Yes", id="confirm.yes"),
+    ]
+
+    DEFAULT_CSS = """
+    ConfirmModal { align: center middle; }
+    ConfirmModal > #dialog {
+        width: 80; max-width: 100%; height: auto; max-height: 100%;
+        border: round $error; background: $surface; padding: 0 1;
+    }
+    ConfirmModal #confirm-title { text-style: bold; height: auto; }
+    ConfirmModal #confirm-message { height: auto; margin-bottom: 1; }
+    ConfirmModal #confirm-preview-box { height: auto; max-height: 10; }
+    ConfirmModal #confirm-preview { color: $text-muted; height: auto; }
+    ConfirmModal #confirm-typed { margin-top: 1; }
+    ConfirmModal #confirm-buttons { height: 1; align-horizontal: right; margin-top: 1; }
+    ConfirmModal #confirm-buttons Button { margin-left: 1; }
+    ConfirmModal #confirm-hint { color: $text-muted; height: 1; }
+    """
+
+    def __init__(
+        self,
+        title: str,
+        message: str,
+        preview: str,
+        *,
+        typed: str | None = None,
+        confirm_label: str = "Confirm",
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+        self.preview = preview
+        self.typed = typed
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.title_text), id="confirm-title")
+            yield Static(Text(self.message), id="confirm-message")
+            with VerticalScroll(id="confirm-preview-box"):
+                yield Static(Text(self.preview), id="confirm-preview")
+            if self.typed is not None:
+                prompt = Text("This cannot be undone. Type ")
+                prompt.append(self.typed, style="bold")
+                prompt.append(" to confirm:")
+                yield Static(prompt)
+                yield Input(placeholder=self.typed, id="confirm-typed")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(
+                    self.confirm_label,
+                    variant="error",
+                    id="confirm-yes",
+                    disabled=self.typed is not None,
+                    compact=True,
+                )
+                yield Button("Cancel", id="confirm-no", compact=True)
+            hint = (
+                "enter confirm · esc cancel" if self.typed is not None else "y confirm · n cancel"
+            )
+            yield Static(hint, id="confirm-hint")
+
+    def on_mount(self) -> None:
+        if self.typed is not None:
+            self.query_one("#confirm-typed", Input).focus()
+        else:
+            # Safer default: enter on a stray keypress cancels; y confirms on purpose.
+            self.query_one("#confirm-no", Button).focus()
+
+    @property
+    def matches(self) -> bool:
+        """True when no label is needed or the typed one matches exactly."""
+        if self.typed is None:
+            return True
+        return self.query_one("#confirm-typed", Input).value == self.typed
+
+    @on(Input.Changed, "#confirm-typed")
+    def _typed_changed(self) -> None:
+        self.query_one("#confirm-yes", Button).disabled = not self.matches
+
+    @on(Input.Submitted, "#confirm-typed")
+    def _typed_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_confirm()
+
+    def action_confirm(self) -> None:
+        """Confirm when allowed."""
+        if self.matches:
+            self.dismiss(True)
+        else:
+            self.app.bell()
+
+    def action_cancel(self) -> None:
+        """Cancel."""
+        self.dismiss(False)
+
+    @on(Button.Pressed, "#confirm-yes")
+    def _yes(self) -> None:
+        self.action_confirm()
+
+    @on(Button.Pressed, "#confirm-no")
+    def _no(self) -> None:
+        self.action_cancel()

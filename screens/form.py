@@ -1,0 +1,253 @@
+"""Dialogs that send one request: generated forms, and the base of hand-written ones.
+
+The modal validates with the request model before sending (the reference's limits), sends
+through the ``submit`` callback, and shows a server's field errors beside the same inputs. It
+stays open, with everything typed, until the call succeeds; escape cancels.
+
+Bindings:
+
+| Key | Id | Description |
+| :- | :- | :- |
+| ctrl+s | form.submit | Send |
+| escape | form.cancel | Cancel |
+| ctrl+g | form.generate | Generate a strong password |
+| ctrl+t | form.reveal | Show or hide the focused secret |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from tui.api.errors import ApiError, CloudError
+from tui.refresh import describe_error
+from tui.resources.forms import ChoiceSource, FormResult, FormSpec, build_body, field_errors
+from widgets.model_form import ModelForm
+
+Submit = Callable[[dict[str, Any]], Awaitable[Any]]
+"""Sends a valid body; returns the API's answer or raises the client's error."""
+
+LoadChoices = Callable[[ChoiceSource], Awaitable[list[tuple[str, Any]]]]
+"""Loads the ``(text, value)`` options of one choice source."""
+
+
+@dataclass(frozen=True)
+class FormOutcome:
+    """What a successful form returns.
+
+    Attributes:
+        body: The body that was sent.
+        answer: The API's answer.
+    """
+
+    body: dict[str, Any]
+    answer: Any
+
+
+class RequestModal(ModalScreen[FormOutcome | None]):
+    """A dialog that sends one request and stays open, with its input, until it succeeds.
+
+    Subclasses compose their inputs in :meth:`compose_body` and turn them into a body in
+    :meth:`build`; this class sends it, shows the API's errors and closes on success.
+
+    Args:
+        title: Heading.
+        submit: Sends the body.
+        request_line: ``METHOD /path`` shown under the title.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "submit", "Send", id="form.submit", priority=True),
+        Binding("escape", "cancel", "Cancel", id="form.cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    RequestModal { align: center middle; }
+    RequestModal > #dialog {
+        width: 100; max-width: 100%; height: 90%; max-height: 100%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    RequestModal #form-title { text-style: bold; height: auto; }
+    RequestModal #form-request { color: $text-muted; height: 1; }
+    RequestModal #form-general { color: $text-error; height: auto; }
+    RequestModal #form-general.-hidden { display: none; }
+    RequestModal #form-buttons { height: 1; align-horizontal: right; margin-top: 1; }
+    RequestModal #form-buttons Button { margin-left: 1; }
+    RequestModal #form-hint { color: $text-muted; height: 1; }
+    """
+
+    hint = "ctrl+s send · esc cancel · tab next field"
+    """Key reminder under the buttons."""
+
+    def __init__(self, title: str, submit: Submit, *, request_line: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.submit = submit
+        self.request_line = request_line
+        self.sending = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.title_text), id="form-title")
+            if self.request_line:
+                yield Static(Text(self.request_line), id="form-request")
+            yield from self.compose_body()
+            yield Static("", id="form-general", classes="-hidden")
+            with Horizontal(id="form-buttons"):
+                yield Button("Send", variant="primary", id="form-send", compact=True)
+                yield Button("Cancel", id="form-cancel", compact=True)
+            yield Static(self.hint, id="form-hint")
+
+    def compose_body(self) -> ComposeResult:
+        """The dialog's inputs."""
+        yield from ()
+
+    def build(self) -> dict[str, Any] | None:
+        """The body to send, or None after showing why it cannot be sent."""
+        raise NotImplementedError
+
+    def show_general(self, messages: list[str]) -> None:
+        """Messages below the inputs (empty: hide)."""
+        general = self.query_one("#form-general", Static)
+        general.update(Text("\n".join(messages)))
+        general.set_class(not messages, "-hidden")
+
+    def show_api_error(self, error: ApiError) -> None:
+        """An API refusal: field errors where the subclass can place them, else below."""
+        self.show_general([describe_error(error)])
+
+    def action_submit(self) -> None:
+        """Build and send; errors stay on screen with everything typed."""
+        if self.sending:
+            return
+        body = self.build()
+        if body is None:
+            return
+        self.sending = True
+        self.query_one("#form-send", Button).disabled = True
+        self.run_worker(self._send(body), group="send", exclusive=True)
+
+    async def _send(self, body: dict[str, Any]) -> None:
+        try:
+            answer = await self.submit(body)
+        except ApiError as error:
+            self.show_api_error(error)
+        except CloudError as error:
+            self.show_general([describe_error(error)])
+        else:
+            self.dismiss(FormOutcome(body, answer))
+        finally:
+            self.sending = False
+            if self.is_mounted:
+                self.query_one("#form-send", Button).disabled = False
+
+    def action_cancel(self) -> None:
+        """Close without sending."""
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#form-send")
+    def _send_pressed(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#form-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
+
+
+class FormModal(RequestModal):
+    """A request form generated from a request model.
+
+    Args:
+        title: Heading.
+        form: The fields.
+        submit: Sends the body.
+        request_line: ``METHOD /path`` shown under the title.
+        values: Prefilled values.
+        edit: True for an edit form: only changed fields are sent.
+        load_choices: Loads choices of fields whose options come from the API.
+    """
+
+    def __init__(
+        self,
+        title: str,
+        form: FormSpec,
+        submit: Submit,
+        *,
+        request_line: str = "",
+        values: Mapping[str, Any] | None = None,
+        edit: bool = False,
+        load_choices: LoadChoices | None = None,
+    ) -> None:
+        super().__init__(title, submit, request_line=request_line)
+        self.form = form
+        self.initial = dict(values or {})
+        self.edit = edit
+        self.load_choices = load_choices
+        if form.secret_names:
+            self.hint = f"{self.hint} · ctrl+g generate password"
+
+    def compose_body(self) -> ComposeResult:
+        yield ModelForm(self.form, self.initial, id="form")
+
+    @property
+    def model_form(self) -> ModelForm:
+        """The inputs."""
+        return self.query_one(ModelForm)
+
+    def on_mount(self) -> None:
+        first = next(
+            (w for w in self.model_form.query("Input, Select, Checkbox, TextArea") if w.focusable),
+            None,
+        )
+        if first is not None:
+            first.focus()
+        if self.load_choices is not None:
+            for f in self.form.fields:
+                if f.source is not None:
+                    self.run_worker(self._load(f.name, f.source), group="choices")
+
+    async def _load(self, name: str, source: ChoiceSource) -> None:
+        assert self.load_choices is not None
+        try:
+            options = await self.load_choices(source)
+        except CloudError as error:
+            self.model_form.choices_failed(name, describe_error(error))
+            return
+        except LookupError as error:  # the choices depend on another field of the form
+            self.model_form.choices_failed(name, str(error))
+            return
+        self.model_form.set_choices(name, options)
+
+    def show_result(self, result: FormResult) -> None:
+        """Show client or server errors beside the inputs and below the form."""
+        self.model_form.show_errors(result.errors)
+        self.show_general(result.general)
+
+    def build(self) -> dict[str, Any] | None:
+        result = build_body(
+            self.form, self.model_form.values(), initial=self.initial if self.edit else None
+        )
+        self.show_result(result)
+        if not result.ok or result.body is None:
+            return None
+        if self.edit and not result.body:
+            self.show_result(FormResult(general=["Nothing changed."]))
+            return None
+        return result.body
+
+    def show_api_error(self, error: ApiError) -> None:
+        result = field_errors(self.form, error.errors)
+        if not result.errors and not result.general:
+            result.general.append(describe_error(error))
+        elif error.status in (401, 403):
+            result.general.insert(0, describe_error(error))
+        self.show_result(result)

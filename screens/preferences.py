@@ -1,0 +1,138 @@
+"""The profile's preferences as JSON: edited in place, or in ``$EDITOR`` (ctrl+e), checked first.
+
+The preferences belong to the OAuth client that made the token; any JSON object is accepted,
+so the check is that the text is valid JSON and an object. The dialog stays open with the text
+until the API accepts it.
+
+Bindings:
+
+| Key | Id | Description |
+| :- | :- | :- |
+| ctrl+s | form.submit | Save |
+| ctrl+e | preferences.editor | Edit in ``$VISUAL`` / ``$EDITOR`` |
+| escape | form.cancel | Cancel |
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding, BindingType
+from textual.widgets import Static, TextArea
+
+from screens.form import RequestModal
+from tui.api.errors import CloudError
+from tui.resources.preferences import dump_preferences, parse_preferences
+
+if TYPE_CHECKING:
+    from screens.actions import ActionContext
+
+
+def editor_command() -> list[str] | None:
+    """The user's editor (``$VISUAL``, ``$EDITOR``, else ``vi`` / ``nano`` when installed)."""
+    for name in ("VISUAL", "EDITOR"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return shlex.split(value)
+    for fallback in ("vi", "nano"):
+        if shutil.which(fallback):
+            return [fallback]
+    return None
+
+
+class PreferencesModal(RequestModal):
+    """Edit the preferences JSON.
+
+    Args:
+        ctx: The action being run.
+        text: The current preferences as JSON text.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+e", "external_editor", "Editor", id="preferences.editor"),
+    ]
+
+    DEFAULT_CSS = """
+    PreferencesModal TextArea { height: 1fr; }
+    PreferencesModal #preferences-note { color: $text-muted; height: auto; }
+    """
+
+    hint = "ctrl+s save · ctrl+e open in $EDITOR · esc cancel"
+
+    def __init__(self, ctx: ActionContext, text: str) -> None:
+        super().__init__(ctx.title, ctx.call, request_line=f"PUT {ctx.path()}")
+        self.text = text
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(
+            Text(
+                "Preferences are one JSON object kept per OAuth client; keys and values are "
+                "yours to choose."
+            ),
+            id="preferences-note",
+        )
+        yield TextArea(self.text, soft_wrap=True, show_line_numbers=True, id="preferences-text")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    @property
+    def editor(self) -> TextArea:
+        """The text area."""
+        return self.query_one(TextArea)
+
+    def build(self) -> dict[str, Any] | None:
+        value, problem = parse_preferences(self.editor.text)
+        if problem:
+            self.show_general([problem])
+            return None
+        self.show_general([])
+        return value
+
+    def action_external_editor(self) -> None:
+        """Edit the text in the user's editor (the app is suspended meanwhile)."""
+        command = editor_command()
+        if command is None:
+            self.show_general(["No editor found: set $EDITOR (or edit here)."])
+            return
+        folder = tempfile.mkdtemp(prefix="cloudtui-")
+        path = Path(folder) / "preferences.json"
+        try:
+            path.write_text(self.editor.text, encoding="utf-8")
+            path.chmod(0o600)
+            try:
+                with self.app.suspend():
+                    subprocess.run([*command, str(path)], check=False)
+            except SuspendNotSupported:
+                self.show_general(["This terminal cannot hand over to an editor; edit here."])
+                return
+            self.editor.text = path.read_text(encoding="utf-8")
+            _value, problem = parse_preferences(self.editor.text)
+            self.show_general([problem] if problem else [])
+        finally:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+                Path(folder).rmdir()
+
+
+async def edit_preferences(ctx: ActionContext) -> bool:
+    """The preferences action: load them, edit, save."""
+    try:
+        current = await ctx.call(endpoint="profile.preferences.view", params={})
+    except CloudError as error:
+        ctx.failed(error)
+        return False
+    outcome = await ctx.app.push_screen_wait(PreferencesModal(ctx, dump_preferences(current)))
+    if outcome is None:
+        return False
+    ctx.done("Preferences saved")
+    return True

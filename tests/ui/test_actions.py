@@ -1,0 +1,180 @@
+"""Actions through the UI: generated forms (client errors, server errors, success), typed
+confirmations, the "shown once" dialog, the preferences editor, and unavailable actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from screens.confirm import ConfirmModal
+from screens.form import FormModal
+from screens.once import OnceModal
+from screens.preferences import PreferencesModal
+from screens.resource_list import ResourceListPane
+from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
+
+
+async def open_area(pilot: Any, area: str) -> ResourceListPane:
+    pilot.app.go_to_area(area)
+    await settle(pilot)
+    pane: ResourceListPane = pilot.app.screen.query_one("#pane-0", ResourceListPane)
+    pane.table.focus()
+    return pane
+
+
+def volume_labels(app: Any) -> set[str]:
+    return {v["label"] for v in app.session.simulator.store.rows("volumes.volumes")}
+
+
+async def test_create_form_shows_client_errors_then_succeeds() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        before = volume_labels(app)
+        await pilot.press("n")
+        modal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+
+        # Client side: a label with a space breaks the reference's pattern; nothing is sent.
+        form.set_value("label", "bad label")
+        form.set_value("size", "5")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is modal
+        assert form.error_text("size")
+        assert form.error_text("label")
+        assert app.session.simulator.request_log.count("volumes.create") == 0
+
+        form.set_value("label", "scratch-1")
+        form.set_value("size", "30")
+        form.set_value("region", "us-east")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, FormModal)
+        assert volume_labels(app) == before | {"scratch-1"}
+        assert "scratch-1" in {item["label"] for item in pane.items.values()}
+        assert app.notification_log[-1] == ("Volumes", "New volume: scratch-1")
+
+
+async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        while pane.current_item and pane.current_item.get("status") != "active":
+            await pilot.press("down")
+        item = pane.current_item
+        assert item is not None and item["size"] > 10
+        await pilot.press("z")
+        modal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        form.set_value("size", str(item["size"] - 1))  # the server refuses to shrink
+        await pilot.press("ctrl+s")
+        for _ in range(5):
+            await pilot.pause()
+        assert app.screen is modal
+        assert form.error_text("size")
+        assert form.values()["size"] == str(item["size"] - 1)
+        form.set_value("size", str(item["size"] + 10))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, FormModal)
+        stored = app.session.simulator.store.get("volumes.volumes", item["id"])
+        assert stored["size"] == item["size"] + 10
+
+
+async def test_typed_confirmation_guards_an_irreversible_delete() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        item = pane.current_item
+        assert item is not None
+        await pilot.press("d")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.typed == item["label"]
+        preview = str(confirm.query_one("#confirm-preview").render())
+        assert f"DELETE /volumes/{item['id']}" in preview
+        await pilot.press(*"wrong")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is confirm  # a wrong label does not confirm
+        confirm.query_one("#confirm-typed").value = item["label"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert item["label"] not in volume_labels(app)
+        assert str(item["id"]) not in {str(k) for k in pane.items}
+
+
+async def test_cancelled_confirmation_sends_nothing() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        before = volume_labels(app)
+        await pilot.press("d")
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert volume_labels(app) == before
+        assert pane.current_item is not None
+
+
+async def test_a_new_access_key_shows_its_secret_once() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        app.go_to_area("object_storage", "object_storage.keys")
+        await settle(pilot)
+        await pilot.press("n")
+        modal = await wait_for_screen(pilot, FormModal)
+        modal.model_form.set_value("label", "ci-deploy")
+        await pilot.press("ctrl+s")
+        once = await wait_for_screen(pilot, OnceModal)
+        assert "secret_key" in once.fields
+        secret = once.answer["secret_key"]
+        assert ("secret_key", secret) not in once.shown()  # masked until revealed
+        await pilot.press("s")
+        assert ("secret_key", secret) in once.shown()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, OnceModal)
+
+
+async def test_preferences_are_validated_before_saving() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        app.go_to_area("profile")
+        await settle(pilot)
+        await pilot.press("f")
+        modal = await wait_for_screen(pilot, PreferencesModal)
+        modal.editor.text = '{"theme": '
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        general = str(modal.query_one("#form-general").render())
+        assert "Not valid JSON" in general
+        assert app.screen is modal
+        modal.editor.text = '{"theme": "dark", "columns": ["label", "status"]}'
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, PreferencesModal)
+        client = app.session.client
+        assert await client.call("profile.preferences.view") == {
+            "theme": "dark",
+            "columns": ["label", "status"],
+        }
+
+
+async def test_read_only_token_greys_out_changes() -> None:
+    app = make_app(demo_session("readonly"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        assert pane.check_action("run_action", ("volumes.create",)) is None
+        await pilot.press("n")
+        await pilot.pause()
+        title, message = app.notification_log[-1]
+        assert title == "New volume: not available"
+        assert "volumes:read_write" in message
+        assert not isinstance(app.screen, FormModal)

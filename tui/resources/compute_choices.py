@@ -1,0 +1,102 @@
+"""The choices of the instance resize and rescue dialogs, without a terminal.
+
+Resize shows each type with its specs and price; rescue maps the instance's disks and volumes
+to ``sda`` .. ``sdg`` (``sdh`` is reserved for the rescue system, per the reference).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+RESCUE_DEVICES = ("sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg")
+RESERVED_DEVICE = "sdh"
+
+
+def type_line(kind: Mapping[str, Any], *, with_id: bool = True) -> str:
+    """One instance type in a line: id, vCPUs, memory, disk, transfer, monthly price.
+
+    Memory and disk are in MB in the API; shown in GB.
+    """
+    parts: list[str] = []
+    if with_id:
+        parts.append(f"{kind.get('id', '')!s:<14}")
+    vcpus = kind.get("vcpus")
+    memory = kind.get("memory")
+    disk = kind.get("disk")
+    transfer = kind.get("transfer")
+    if isinstance(vcpus, int):
+        parts.append(f"{vcpus:>2} vCPU")
+    if isinstance(memory, int | float):
+        parts.append(f"{memory / 1024:>5g} GB RAM")
+    if isinstance(disk, int | float):
+        parts.append(f"{disk / 1024:>5g} GB disk")
+    if isinstance(transfer, int | float):
+        parts.append(f"{transfer / 1000:g} TB transfer")
+    price = kind.get("price")
+    if isinstance(price, Mapping) and isinstance(price.get("monthly"), int | float):
+        parts.append(f"${price['monthly']:,.2f}/month")
+    label = kind.get("label")
+    if with_id and label:
+        parts.append(f"— {label}")
+    return "  ".join(parts)
+
+
+@dataclass(frozen=True)
+class DeviceChoice:
+    """A disk or volume that can be mapped to a device.
+
+    Attributes:
+        value: ``disk:<id>`` or ``volume:<id>``.
+        text: What the list shows.
+    """
+
+    value: str
+    text: str
+
+
+def device_choices(
+    disks: Sequence[Mapping[str, Any]], volumes: Sequence[Mapping[str, Any]]
+) -> list[DeviceChoice]:
+    """Every disk, then every volume, of the instance as device choices."""
+    out = [
+        DeviceChoice(f"disk:{d.get('id')}", f"disk {d.get('label', '')} (#{d.get('id')})")
+        for d in disks
+        if d.get("id") is not None
+    ]
+    out += [
+        DeviceChoice(f"volume:{v.get('id')}", f"volume {v.get('label', '')} (#{v.get('id')})")
+        for v in volumes
+        if v.get("id") is not None
+    ]
+    return out
+
+
+def default_rescue_map(choices: Sequence[DeviceChoice]) -> dict[str, str]:
+    """The disks in order on ``sda``, ``sdb`` ... (volumes left for the user to add)."""
+    disks = [c.value for c in choices if c.value.startswith("disk:")]
+    return dict(zip(RESCUE_DEVICES, disks, strict=False))
+
+
+def rescue_body(chosen: Mapping[str, str | None]) -> tuple[dict[str, Any] | None, str]:
+    """The rescue request for a device -> choice map.
+
+    Returns:
+        ``(body, "")``, or ``(None, problem)`` when a disk is mapped twice or nothing is mapped.
+    """
+    devices: dict[str, dict[str, int]] = {}
+    seen: dict[str, str] = {}
+    for device, value in chosen.items():
+        if device == RESERVED_DEVICE:
+            return None, f"{RESERVED_DEVICE} is reserved for the rescue system"
+        if not value:
+            continue
+        if value in seen:
+            return None, f"{device} and {seen[value]} name the same {value.split(':')[0]}"
+        seen[value] = device
+        kind, _, raw_id = value.partition(":")
+        devices[device] = {f"{kind}_id": int(raw_id)}
+    if not devices:
+        return None, "Map at least one disk to a device."
+    return {"devices": devices}, ""

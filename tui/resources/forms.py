@@ -1,0 +1,646 @@
+"""Forms generated from request models (headless).
+
+:func:`form_for` reads a :class:`~tui.models.base.RequestModel` and describes one input per field:
+its kind (text, number, choice, switch, secret, list, JSON, multi-line text), whether it is
+required, its bounds, help text (the field's docstring) and, where the API has them, where its
+choices come from (regions, types, images ...). Nested objects become groups of inputs; short
+lists of objects (interfaces: at most 3) become repeated groups; anything else structured is
+edited as JSON.
+
+:func:`build_body` turns what the user typed back into a request body and validates it with the
+same model, so client-side errors name the same fields as the inputs; :func:`field_errors`
+places a server's ``errors[].field`` on those inputs too. Widgets only ever hold strings, bools
+and chosen values; every conversion lives here where it is tested without a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import string
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Literal
+
+import annotated_types
+from pydantic import BaseModel, SecretStr, ValidationError
+from pydantic.fields import FieldInfo
+
+from tui.api.endpoints import resolve_model
+from tui.resources.spec import dig
+
+FieldKind = Literal["text", "int", "float", "bool", "choice", "secret", "list", "json", "multiline"]
+"""Input kinds: ``list`` is comma-separated values; ``json`` and ``multiline`` use a text area."""
+
+MAX_REPEATED_GROUPS = 3
+"""Lists of objects with at most this many entries are shown as repeated groups of inputs."""
+
+MULTILINE_MIN_LENGTH = 256
+"""Text fields that may hold more than this many characters get a text area."""
+
+MULTILINE_NAMES = frozenset(
+    {"script", "ssl_cert", "ssl_key", "certificate", "private_key", "comments", "notes"}
+)
+"""Fields that hold several lines whatever their declared bound."""
+
+
+@dataclass(frozen=True)
+class ChoiceSource:
+    """Where a field's choices come from.
+
+    Attributes:
+        endpoint: Listing endpoint (registry name).
+        value: Item field that becomes the value.
+        label: ``str.format`` template over the item for the option text.
+        params: Path parameter -> name of the action parameter that fills it.
+        where: ``(field, value)`` an item must match to be offered (available images only).
+    """
+
+    endpoint: str
+    value: str = "id"
+    label: str = "{id}"
+    params: Mapping[str, str] = field(default_factory=dict)
+    where: tuple[str, Any] | None = None
+
+    def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
+        """``(text, value)`` of one item."""
+        try:
+            text = self.label.format_map(_Lenient(item))
+        except (ValueError, AttributeError, IndexError):
+            text = str(item.get(self.value))
+        return text, item.get(self.value)
+
+    def accepts(self, item: Mapping[str, Any]) -> bool:
+        """True when ``item`` passes :attr:`where`."""
+        return self.where is None or dig(item, self.where[0]) == self.where[1]
+
+
+class _Lenient(dict[str, Any]):
+    """``format_map`` source that shows missing keys as empty text."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+CHOICE_SOURCES: dict[str, ChoiceSource] = {
+    "region": ChoiceSource("compute.regions.list", label="{id} — {label}"),
+    "type": ChoiceSource("compute.types.list", label="{id} — {label}"),
+    "image": ChoiceSource("images.list", label="{id} — {label}", where=("status", "available")),
+    "kernel": ChoiceSource("compute.kernels.list", label="{id} — {label}"),
+    "stackscript_id": ChoiceSource("deployscripts.list", label="{label} (#{id})"),
+    "engine": ChoiceSource("databases.engines.list", label="{id} — {engine} {version}"),
+    "k8s_version": ChoiceSource("k8s.versions.list"),
+    "cluster": ChoiceSource("object_storage.clusters.list", label="{id} — {region}"),
+    "compute_id": ChoiceSource("compute.instances.list", label="{label} (#{id}, {region})"),
+    "config_id": ChoiceSource(
+        "compute.configs.list", label="{label} (#{id})", params={"computeId": "computeId"}
+    ),
+}
+"""Field name -> choices from the API. Used only for plain ``str``/``int`` fields: a field with
+fixed values (``Literal``) keeps them."""
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One input.
+
+    Attributes:
+        name: Dotted path in the body (``alerts.cpu``, ``interfaces.0.purpose``).
+        title: Label text.
+        kind: Input kind.
+        required: The body needs it (inside a group: when the group is used).
+        help: Help text (the model field's docstring).
+        choices: Fixed ``(text, value)`` options.
+        source: Choices loaded from the API.
+        group: Title of the group the input belongs to, if any.
+        default: The model's default, shown as a hint.
+        min_length: Shortest accepted text.
+        max_length: Longest accepted text.
+        ge: Smallest accepted number.
+        le: Largest accepted number.
+        item_type: Element type of a ``list`` field (``str`` or ``int``).
+    """
+
+    name: str
+    title: str
+    kind: FieldKind
+    required: bool = False
+    help: str = ""
+    choices: tuple[tuple[str, Any], ...] = ()
+    source: ChoiceSource | None = None
+    group: str | None = None
+    default: Any = None
+    min_length: int | None = None
+    max_length: int | None = None
+    ge: float | None = None
+    le: float | None = None
+    item_type: type = str
+
+    @property
+    def hint(self) -> str:
+        """Placeholder: bounds and default in a few words."""
+        parts: list[str] = []
+        if self.kind == "list":
+            parts.append("comma-separated")
+        if self.min_length is not None and self.max_length is not None:
+            parts.append(f"{self.min_length}..{self.max_length} chars")
+        elif self.max_length is not None:
+            parts.append(f"up to {self.max_length} chars")
+        if self.ge is not None and self.le is not None:
+            parts.append(f"{_num(self.ge)}..{_num(self.le)}")
+        elif self.ge is not None:
+            parts.append(f"at least {_num(self.ge)}")
+        if self.default not in (None, "", [], {}) and self.kind not in ("bool", "secret"):
+            parts.append(f"default {self.default}")
+        if not self.required and self.kind not in ("bool",):
+            parts.append("optional")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    """A whole form.
+
+    Attributes:
+        model: The request model class.
+        title: Heading (the model's docstring's first line).
+        fields: Inputs in model order.
+    """
+
+    model: type[BaseModel]
+    title: str
+    fields: tuple[FormField, ...]
+
+    def field(self, name: str) -> FormField | None:
+        """The input named ``name``."""
+        return next((f for f in self.fields if f.name == name), None)
+
+    @property
+    def secret_names(self) -> tuple[str, ...]:
+        """Names of the masked inputs."""
+        return tuple(f.name for f in self.fields if f.kind == "secret")
+
+
+# -- reading models -------------------------------------------------------------------------
+
+
+@dataclass
+class _Shape:
+    core: Any
+    nullable: bool = False
+    metadata: list[Any] = field(default_factory=list)
+    secret: bool = False
+
+
+def _unwrap(annotation: Any, metadata: Iterable[Any] = ()) -> _Shape:
+    """Strip ``Optional`` and ``Annotated`` layers, collecting constraints on the way."""
+    shape = _Shape(annotation, metadata=list(metadata))
+    while True:
+        origin = typing.get_origin(shape.core)
+        if origin is typing.Annotated:
+            args = typing.get_args(shape.core)
+            shape.core = args[0]
+            shape.metadata.extend(args[1:])
+            continue
+        if origin in (typing.Union, types.UnionType):
+            members = [a for a in typing.get_args(shape.core) if a is not type(None)]
+            if len(members) == 1:
+                shape.nullable = True
+                shape.core = members[0]
+                continue
+        break
+    flat: list[Any] = []
+    for meta in shape.metadata:
+        if isinstance(meta, FieldInfo):
+            flat.extend(meta.metadata)
+            extra = meta.json_schema_extra
+            if isinstance(extra, dict) and extra.get("secret"):
+                shape.secret = True
+        else:
+            flat.append(meta)
+    shape.metadata = flat
+    if shape.core is SecretStr:
+        shape.secret = True
+    return shape
+
+
+def _bounds(metadata: Iterable[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for meta in metadata:
+        for attr, key in (
+            ("min_length", "min_length"),
+            ("max_length", "max_length"),
+            ("ge", "ge"),
+            ("le", "le"),
+        ):
+            value = getattr(meta, attr, None)
+            if value is not None:
+                out[key] = value
+        if isinstance(meta, annotated_types.Gt):
+            out["ge"] = meta.gt
+        if isinstance(meta, annotated_types.Lt):
+            out["le"] = meta.lt
+    return out
+
+
+def _title(name: str) -> str:
+    words = name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _fields_of(
+    model: type[BaseModel], prefix: str = "", group: str | None = None
+) -> list[FormField]:
+    out: list[FormField] = []
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{info.alias or name}"
+        shape = _unwrap(info.annotation, info.metadata)
+        required = info.is_required()
+        default = None if info.is_required() else info.get_default(call_default_factory=True)
+        help_text = (info.description or "").strip()
+        title = info.title or _title(info.alias or name)
+        core = shape.core
+        origin = typing.get_origin(core)
+        if _is_model(core):
+            sub_group = f"{group} · {title}" if group else title
+            out.extend(_fields_of(core, f"{path}.", sub_group))
+            continue
+        if origin is list and typing.get_args(core) and _is_model(typing.get_args(core)[0]):
+            limit = _bounds(shape.metadata).get("max_length")
+            inner = typing.get_args(core)[0]
+            if limit is not None and limit <= MAX_REPEATED_GROUPS:
+                for index in range(limit):
+                    out.extend(_fields_of(inner, f"{path}.{index}.", f"{title} {index + 1}"))
+                continue
+            out.append(
+                FormField(path, title, "json", required, help_text, group=group, default=default)
+            )
+            continue
+        out.append(_leaf(path, title, shape, required, help_text, group, default))
+    return out
+
+
+def _leaf(
+    path: str,
+    title: str,
+    shape: _Shape,
+    required: bool,
+    help_text: str,
+    group: str | None,
+    default: Any,
+) -> FormField:
+    core = shape.core
+    bounds = _bounds(shape.metadata)
+    name = path.rsplit(".", 1)[-1]
+    common: dict[str, Any] = {
+        "required": required,
+        "help": help_text,
+        "group": group,
+        "default": default,
+        **bounds,
+    }
+    if shape.secret:
+        return FormField(path, title, "secret", **common)
+    if typing.get_origin(core) is Literal:
+        values = typing.get_args(core)
+        choices = tuple((str(v), v) for v in values)
+        if values and all(isinstance(v, bool) for v in values):
+            return FormField(path, title, "bool", **common)
+        return FormField(path, title, "choice", choices=choices, **common)
+    if core is bool:
+        return FormField(path, title, "bool", **common)
+    if core in (int, float):
+        kind: FieldKind = "int" if core is int else "float"
+        source = CHOICE_SOURCES.get(name) if core is int else None
+        if source is not None:
+            return FormField(path, title, "choice", source=source, **common)
+        return FormField(path, title, kind, **common)
+    if typing.get_origin(core) is list:
+        args = typing.get_args(core)
+        item = _unwrap(args[0]).core if args else str
+        if item in (str, int):
+            return FormField(path, title, "list", item_type=item, **common)
+        return FormField(path, title, "json", **common)
+    if core is str:
+        source = CHOICE_SOURCES.get(name)
+        if source is not None:
+            return FormField(path, title, "choice", source=source, **common)
+        long = (bounds.get("max_length") or 0) >= MULTILINE_MIN_LENGTH
+        kind = "multiline" if long or name in MULTILINE_NAMES else "text"
+        return FormField(path, title, kind, **common)
+    return FormField(path, title, "json", **common)
+
+
+@cache
+def form_for(model_ref: str | type[BaseModel]) -> FormSpec:
+    """The form of a request model.
+
+    Args:
+        model_ref: ``"module:Class"`` under ``tui.models``, or the class itself.
+
+    Returns:
+        The form description.
+    """
+    model = resolve_model(model_ref) if isinstance(model_ref, str) else model_ref
+    doc = (model.__doc__ or model.__name__).strip().splitlines()[0]
+    return FormSpec(model, doc, tuple(_fields_of(model)))
+
+
+# -- values ----------------------------------------------------------------------------------
+
+
+def display_value(form_field: FormField, value: Any) -> Any:
+    """What an input shows for an API value (strings for text inputs, bools for switches)."""
+    if value is None:
+        return False if form_field.kind == "bool" else ""
+    if form_field.kind == "bool":
+        return bool(value)
+    if form_field.kind == "secret":
+        return ""  # never prefill a secret (the API does not return them anyway)
+    if form_field.kind == "choice":
+        return value
+    if form_field.kind == "list":
+        return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    if form_field.kind == "json":
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    return str(value)
+
+
+def initial_values(form: FormSpec, item: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Input values prefilled from an existing item (edit forms)."""
+    if not item:
+        return {}
+    return {f.name: display_value(f, dig(item, f.name)) for f in form.fields}
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _convert(form_field: FormField, raw: Any) -> Any:
+    """Raw input -> typed value; raises ValueError with a message for the user."""
+    kind = form_field.kind
+    if kind == "bool":
+        return bool(raw)
+    if kind == "choice":
+        return raw
+    text = raw if isinstance(raw, str) else str(raw)
+    if kind == "int":
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise ValueError("must be a whole number") from None
+    if kind == "float":
+        try:
+            return float(text.strip())
+        except ValueError:
+            raise ValueError("must be a number") from None
+    if kind == "list":
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if form_field.item_type is int:
+            try:
+                return [int(p) for p in parts]
+            except ValueError:
+                raise ValueError("must be whole numbers separated by commas") from None
+        return parts
+    if kind == "json":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    return text if kind in ("multiline", "secret") else text.strip()
+
+
+def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"a.b": 1, "l.0.x": 2}`` -> ``{"a": {"b": 1}, "l": [{"x": 2}]}`` (unused slots dropped)."""
+    root: dict[str, Any] = {}
+    for path, value in flat.items():
+        node = root
+        parts = path.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return _lists(root)
+
+
+def _lists(node: Any) -> Any:
+    if not isinstance(node, dict):
+        return node
+    converted = {k: _lists(v) for k, v in node.items()}
+    if converted and all(k.isdigit() for k in converted):
+        return [converted[k] for k in sorted(converted, key=int)]
+    return converted
+
+
+def _group_used(form: FormSpec, values: Mapping[str, Any], group: str) -> bool:
+    return any(
+        f.group == group and f.kind != "bool" and not _blank(values.get(f.name))
+        for f in form.fields
+    )
+
+
+@dataclass
+class FormResult:
+    """What :func:`build_body` made of the inputs.
+
+    Attributes:
+        body: The request body (JSON-ready, secrets revealed), when valid.
+        errors: Input name -> message.
+        general: Messages that belong to no single input.
+    """
+
+    body: dict[str, Any] | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the body is valid."""
+        return self.body is not None and not self.errors and not self.general
+
+
+def _empty(f: FormField) -> Any:
+    return False if f.kind == "bool" else ""
+
+
+def _root(name: str) -> str:
+    return name.split(".", 1)[0]
+
+
+def _changed(f: FormField, raw: Any, before: Any) -> bool:
+    return not (raw == before or (_blank(raw) and _blank(before)))
+
+
+def build_body(
+    form: FormSpec,
+    values: Mapping[str, Any],
+    *,
+    initial: Mapping[str, Any] | None = None,
+) -> FormResult:
+    """Turn input values into a validated request body.
+
+    Args:
+        form: The form.
+        values: Input name -> raw value (text, bool, chosen value, or None for no choice).
+        initial: The prefilled values of an edit form. Only fields that changed (and required
+            ones) are sent, so an edit never re-sends what the user did not touch (a restricted
+            user may not send ``tags`` at all, for instance); a nested object or list is sent
+            whole when any part of it changed; a cleared top-level input is sent as null.
+
+    Returns:
+        The body, or the errors to show.
+    """
+    result = FormResult()
+    flat: dict[str, Any] = {}
+    editing = initial is not None
+    before_of = initial or {}
+    changed_roots = {
+        _root(f.name)
+        for f in form.fields
+        if editing
+        and (
+            # Required fields travel even unchanged: the request is invalid without them.
+            (f.required and f.group is None)
+            or _changed(f, values.get(f.name), before_of.get(f.name, _empty(f)))
+        )
+    }
+    groups_used: dict[str, bool] = {}
+    for f in form.fields:
+        raw = values.get(f.name)
+        nested = "." in f.name
+        if editing:
+            if _root(f.name) not in changed_roots:
+                continue
+            if not nested and _blank(raw) and f.kind not in ("secret", "bool"):
+                flat[f.name] = [] if f.kind == "list" else None
+                continue
+        if f.kind == "bool":
+            # A switch always has a value. A new item sends it only when it differs from the
+            # model's default, so untouched switches keep the server's own defaults.
+            if not editing and bool(raw) == bool(f.default) and not f.required:
+                continue
+            flat[f.name] = bool(raw)
+            continue
+        if _blank(raw):
+            if f.group is not None:
+                if f.group not in groups_used:
+                    groups_used[f.group] = _group_used(form, values, f.group)
+                if f.required and groups_used[f.group]:
+                    result.errors[f.name] = f"{f.title} is required"
+            elif f.required:
+                result.errors[f.name] = f"{f.title} is required"
+            continue
+        try:
+            flat[f.name] = _convert(f, raw)
+        except ValueError as exc:
+            result.errors[f.name] = f"{f.title} {exc}"
+    if result.errors:
+        return result
+    body = _nest(flat)
+    try:
+        model = form.model.model_validate(body)
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            place(form, _loc_name(error.get("loc", ())), _message(error), result)
+        return result
+    result.body = _sent(model, body)
+    return result
+
+
+def _sent(model: BaseModel, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The validated body: the model's own serialisation of just the fields the user gave."""
+    reveal = getattr(model, "body", None)
+    if callable(reveal):
+        data: dict[str, Any] = reveal()
+        # Fields explicitly cleared to null are "set" and survive exclude_unset.
+        return {k: v for k, v in data.items() if k in body}
+    return dict(body)
+
+
+def _loc_name(loc: Iterable[Any]) -> str:
+    return ".".join(str(p) for p in loc)
+
+
+def _message(error: Mapping[str, Any]) -> str:
+    msg = str(error.get("msg", "is not valid"))
+    return re.sub(r"^(Value|Assertion) error, ", "", msg)
+
+
+def place(form: FormSpec, name: str, message: str, result: FormResult) -> None:
+    """Attach ``message`` to the input ``name`` names (or its nearest parent), else general."""
+    target = _match(form, name)
+    if target is None:
+        text = f"{name}: {message}" if name else message
+        result.general.append(text)
+    elif target not in result.errors:
+        result.errors[target] = message
+
+
+def _match(form: FormSpec, name: str) -> str | None:
+    if not name:
+        return None
+    names = {f.name for f in form.fields}
+    candidate = name
+    while candidate:
+        if candidate in names:
+            return candidate
+        # A nested error (``devices.sdh``, ``configs.0.port``) lands on its closest input.
+        prefixed = sorted(n for n in names if n.startswith(candidate + "."))
+        if prefixed:
+            return prefixed[0]
+        candidate = candidate.rpartition(".")[0]
+    return None
+
+
+def field_errors(form: FormSpec, errors: Iterable[Any]) -> FormResult:
+    """Place a server's ``errors[{field, reason}]`` on the form's inputs.
+
+    Args:
+        form: The form.
+        errors: Entries with ``field`` and ``reason`` (the client's ``FieldError`` objects, or
+            plain mappings).
+
+    ``field`` may be dotted or indexed (``node_pools[0].count``); errors naming no input of the
+    form become general messages.
+    """
+    result = FormResult()
+    for error in errors:
+        if isinstance(error, Mapping):
+            raw, reason = error.get("field"), error.get("reason")
+        else:
+            raw, reason = getattr(error, "field", None), getattr(error, "reason", None)
+        name = re.sub(r"\[(\d+)\]", r".\1", str(raw or ""))
+        place(form, name, str(reason or "is not valid"), result)
+    return result
+
+
+# -- passwords -------------------------------------------------------------------------------
+
+PASSWORD_ALPHABET = string.ascii_letters + string.digits + "-_.,:;!@#%^*+="
+
+
+def generate_password(length: int = 32) -> str:
+    """A strong random password with upper and lower case letters, digits and symbols."""
+    if length < 8:
+        raise ValueError("length must be at least 8")
+    while True:
+        candidate = "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(length))
+        if (
+            any(c.islower() for c in candidate)
+            and any(c.isupper() for c in candidate)
+            and any(c.isdigit() for c in candidate)
+            and any(not c.isalnum() for c in candidate)
+        ):
+            return candidate

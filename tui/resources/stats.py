@@ -1,0 +1,191 @@
+"""Instance statistics and transfer as chartable series and summaries (headless).
+
+The API gives series as ``[[timestamp_ms, value], ...]`` arrays (CPU; disk and swap I/O; IPv4
+and IPv6 traffic in, out, private in and private out). This module picks them out of an answer,
+summarises them (average, peak, latest) and does the month arithmetic of the month picker, so
+the screens only draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from tui.resources.spec import dig
+
+
+@dataclass(frozen=True)
+class Series:
+    """One metric over time.
+
+    Attributes:
+        name: Legend text.
+        points: ``(epoch seconds, value)`` in time order.
+    """
+
+    name: str
+    points: tuple[tuple[float, float], ...]
+
+    @property
+    def average(self) -> float | None:
+        """Mean value (None when empty)."""
+        if not self.points:
+            return None
+        return sum(v for _t, v in self.points) / len(self.points)
+
+    @property
+    def peak(self) -> float | None:
+        """Largest value (None when empty)."""
+        return max((v for _t, v in self.points), default=None)
+
+    @property
+    def latest(self) -> float | None:
+        """Most recent value (None when empty)."""
+        return self.points[-1][1] if self.points else None
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart: a title, a unit and the series drawn together."""
+
+    title: str
+    unit: str
+    series: tuple[Series, ...]
+
+    @property
+    def empty(self) -> bool:
+        """True when no series has a point."""
+        return not any(s.points for s in self.series)
+
+
+CHARTS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
+    ("CPU", "%", (("cpu", "CPU"),)),
+    ("Disk I/O", "blocks/s", (("io.io", "disk"), ("io.swap", "swap"))),
+    (
+        "Network IPv4",
+        "bits/s",
+        (
+            ("netv4.in", "in"),
+            ("netv4.out", "out"),
+            ("netv4.private_in", "private in"),
+            ("netv4.private_out", "private out"),
+        ),
+    ),
+    (
+        "Network IPv6",
+        "bits/s",
+        (
+            ("netv6.in", "in"),
+            ("netv6.out", "out"),
+            ("netv6.private_in", "private in"),
+            ("netv6.private_out", "private out"),
+        ),
+    ),
+)
+"""Chart title, unit, and (answer path, legend) of each series."""
+
+
+def points_of(raw: Any) -> tuple[tuple[float, float], ...]:
+    """``[[ms, value], ...]`` -> ``((seconds, value), ...)``, skipping malformed points."""
+    out: list[tuple[float, float]] = []
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        return ()
+    for point in raw:
+        if (
+            isinstance(point, Sequence)
+            and not isinstance(point, str)
+            and len(point) >= 2
+            and all(isinstance(p, int | float) and not isinstance(p, bool) for p in point[:2])
+        ):
+            out.append((float(point[0]) / 1000.0, float(point[1])))
+    out.sort(key=lambda p: p[0])
+    return tuple(out)
+
+
+def charts_of(stats: Mapping[str, Any]) -> tuple[Chart, ...]:
+    """Every chart of a statistics answer (charts with no data are kept, marked empty)."""
+    return tuple(
+        Chart(
+            title,
+            unit,
+            tuple(Series(legend, points_of(dig(stats, path))) for path, legend in paths),
+        )
+        for title, unit, paths in CHARTS
+    )
+
+
+def human_rate(value: float | None, unit: str) -> str:
+    """A compact number with its unit: ``12.5 %``, ``3.4 Mbit/s``, ``120 blocks/s``."""
+    if value is None:
+        return "—"
+    if unit == "bits/s":
+        for factor, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if abs(value) >= factor:
+                return f"{value / factor:.1f} {prefix}bit/s"
+        return f"{value:.0f} bit/s"
+    if unit == "%":
+        return f"{value:.1f} %"
+    return f"{value:.0f} {unit}"
+
+
+@dataclass(frozen=True)
+class Month:
+    """A calendar month (the month picker's state)."""
+
+    year: int
+    month: int
+
+    def shift(self, delta: int) -> Month:
+        """The month ``delta`` months later (earlier when negative)."""
+        index = self.year * 12 + (self.month - 1) + delta
+        return Month(index // 12, index % 12 + 1)
+
+    def label(self) -> str:
+        """``March 2026``."""
+        return datetime(self.year, self.month, 1, tzinfo=UTC).strftime("%B %Y")
+
+    @classmethod
+    def of(cls, epoch: float) -> Month:
+        """The month containing ``epoch`` (UTC)."""
+        moment = datetime.fromtimestamp(epoch, UTC)
+        return cls(moment.year, moment.month)
+
+    def __le__(self, other: Month) -> bool:
+        return (self.year, self.month) <= (other.year, other.month)
+
+    def __lt__(self, other: Month) -> bool:
+        return (self.year, self.month) < (other.year, other.month)
+
+
+def clamp_month(month: Month, earliest: Month, latest: Month) -> Month:
+    """``month`` kept within ``earliest..latest``."""
+    if month < earliest:
+        return earliest
+    if latest < month:
+        return latest
+    return month
+
+
+def transfer_usage(transfer: Mapping[str, Any]) -> tuple[float | None, str]:
+    """Share of the quota used this month and a sentence about it.
+
+    ``used`` is in bytes, ``quota`` and ``billable`` in GB (the reference's units).
+
+    Returns:
+        ``(fraction or None, text)``.
+    """
+    used = transfer.get("used")
+    quota = transfer.get("quota")
+    billable = transfer.get("billable")
+    if not isinstance(used, int | float):
+        return None, "No transfer figures."
+    used_gb = used / 1024**3
+    if not isinstance(quota, int | float) or quota <= 0:
+        return None, f"{used_gb:,.2f} GB used this month; no quota."
+    fraction = used_gb / quota
+    text = f"{used_gb:,.2f} GB of {quota:,} GB used this month ({fraction:.1%})"
+    if isinstance(billable, int | float) and billable > 0:
+        text += f"; {billable:,} GB billable beyond the quota"
+    return fraction, text + "."

@@ -1,0 +1,313 @@
+"""A form generated from a :class:`~tui.resources.forms.FormSpec`: one row per request field.
+
+Each row has a label (``*`` when required), the input that suits the field (text, number,
+password, check box, choice list, text area), the field's help text and an error line. The widget
+only holds raw values; the screen turns them into a request with ``tui.resources.forms``.
+
+Bindings:
+
+| Key | Id | Description |
+| :- | :- | :- |
+| ctrl+g | form.generate | Generate a strong password into the focused (or first) secret field |
+| ctrl+t | form.reveal | Show or hide the focused secret field |
+| enter | (input) | Next field |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
+
+from tui.resources.forms import FormField, FormSpec, generate_password
+
+INPUT_TYPES = {"int": "integer", "float": "number"}
+MARKER = "›"
+FOCUS_MARKER = "❯"
+"""The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
+
+
+class YesNo(Checkbox):
+    """A check box whose mark and label both say the state (``X yes`` / ``  no``).
+
+    Textual's box always draws its ``X`` and tells on from off by colour alone, which vanishes
+    under ``NO_COLOR``.
+    """
+
+    def __init__(self, value: bool, *, id: str | None = None) -> None:
+        super().__init__(self._word(value), value, id=id, compact=True)
+
+    @staticmethod
+    def _word(value: bool) -> str:
+        return "yes" if value else "no"
+
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 (Textual's name)
+        return "X" if self.value else " "
+
+    def watch_value(self) -> None:
+        self.label = self._word(self.value)
+
+
+class ModelForm(VerticalScroll):
+    """Inputs for every field of a form.
+
+    Args:
+        form: What to show.
+        values: Prefilled raw values by field name (edit forms, or a previous attempt).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+g", "generate", "Generate password", id="form.generate"),
+        Binding("ctrl+t", "reveal", "Show/hide secret", id="form.reveal"),
+    ]
+
+    DEFAULT_CSS = """
+    ModelForm { height: 1fr; padding: 0 1; }
+    ModelForm .form-group { margin-top: 1; text-style: bold; color: $text-accent; }
+    ModelForm .form-row { height: auto; margin-bottom: 1; }
+    ModelForm .form-label { height: 1; }
+    ModelForm .form-help { color: $text-muted; height: auto; }
+    ModelForm .form-error { color: $text-error; height: auto; }
+    ModelForm .form-error.-hidden { display: none; }
+    ModelForm .-hidden { display: none; }
+    ModelForm .form-input { height: auto; }
+    ModelForm .form-marker { width: 2; color: $text-muted; }
+    ModelForm .form-input:focus-within .form-marker { color: $accent; text-style: bold; }
+    ModelForm Input, ModelForm Select, ModelForm TextArea { width: 1fr; background: $boost; }
+    ModelForm TextArea { height: 5; }
+    ModelForm .form-row.-invalid Input, ModelForm .form-row.-invalid TextArea {
+        background: $error 20%;
+    }
+    """
+
+    def __init__(
+        self, form: FormSpec, values: Mapping[str, Any] | None = None, *, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
+        self.form = form
+        self._values = dict(values or {})
+        self._ids = {f.name: f"field-{i}" for i, f in enumerate(form.fields)}
+        self._fallback: set[str] = set()
+        """Choice fields whose choices could not be loaded: typed in a text input instead."""
+
+    # -- composition ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        group: str | None = None
+        for f in self.form.fields:
+            if f.group != group:
+                group = f.group
+                if group:
+                    yield Static(Text(group), classes="form-group")
+            with Vertical(classes="form-row", id=f"row-{self._ids[f.name]}"):
+                title = Text(f.title)
+                if f.required:
+                    title.append(" *", style="bold")
+                if f.hint:
+                    title.append(f"  ({f.hint})", style="dim")
+                yield Label(title, classes="form-label")
+                with Horizontal(classes="form-input"):
+                    # A visible marker: compact inputs draw no border, and colour alone would
+                    # vanish under NO_COLOR.
+                    yield Static(MARKER, classes="form-marker")
+                    yield from self._inputs(f)
+                if f.help:
+                    yield Static(Text(f.help.replace("``", "")), classes="form-help")
+                yield Static("", classes="form-error -hidden")
+
+    def _inputs(self, f: FormField) -> ComposeResult:
+        wid = self._ids[f.name]
+        value = self._values.get(f.name)
+        if f.kind == "bool":
+            start = bool(value) if f.name in self._values else bool(f.default)
+            yield YesNo(start, id=wid)
+        elif f.kind == "choice":
+            options = list(f.choices)
+            if value not in (None, "") and all(v != value for _t, v in options):
+                options.insert(0, (str(value), value))
+            chosen: Any = value if value not in (None, "") else None
+            if chosen is None and f.default is not None and any(v == f.default for _, v in options):
+                chosen = f.default
+            yield Select(
+                [(Text(t), v) for t, v in options],
+                prompt="loading…" if f.source else "(not set)",
+                allow_blank=not f.required or chosen is None,
+                value=chosen if chosen is not None else Select.NULL,
+                id=wid,
+                compact=True,
+            )
+            if f.source is not None:
+                # Shown instead of the list if the choices cannot be loaded.
+                yield Input(
+                    "" if value is None else str(value),
+                    id=f"{wid}-text",
+                    classes="-hidden",
+                    compact=True,
+                )
+        elif f.kind in ("json", "multiline"):
+            yield TextArea(
+                "" if value is None else str(value), soft_wrap=True, id=wid, compact=True
+            )
+        else:
+            yield Input(
+                "" if value is None else str(value),
+                placeholder="a, b, c" if f.kind == "list" else "",
+                password=f.kind == "secret",
+                type=INPUT_TYPES.get(f.kind, "text"),  # type: ignore[arg-type]
+                id=wid,
+                compact=True,
+            )
+
+    # -- reading and writing values ---------------------------------------------------------
+
+    def widget_for(self, name: str) -> Widget:
+        """The input of field ``name``."""
+        wid = self._ids[name]
+        if name in self._fallback:
+            return self.query_one(f"#{wid}-text", Input)
+        return self.query_one(f"#{wid}")
+
+    def values(self) -> dict[str, Any]:
+        """Raw values of every input (text, bool, chosen value or None)."""
+        out: dict[str, Any] = {}
+        for f in self.form.fields:
+            widget = self.widget_for(f.name)
+            if isinstance(widget, Checkbox):
+                out[f.name] = widget.value
+            elif isinstance(widget, Select):
+                out[f.name] = None if widget.value is Select.NULL else widget.value
+            elif isinstance(widget, TextArea):
+                out[f.name] = widget.text
+            elif isinstance(widget, Input):
+                out[f.name] = widget.value
+        return out
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Put ``value`` into the input of ``name``."""
+        widget = self.widget_for(name)
+        if isinstance(widget, Checkbox):
+            widget.value = bool(value)
+        elif isinstance(widget, Select):
+            widget.value = Select.NULL if value is None else value
+        elif isinstance(widget, TextArea):
+            widget.text = "" if value is None else str(value)
+        elif isinstance(widget, Input):
+            widget.value = "" if value is None else str(value)
+
+    def set_choices(self, name: str, options: list[tuple[str, Any]]) -> None:
+        """Fill the choice list of ``name`` (keeping a prefilled value that is still offered)."""
+        widget = self.query_one(f"#{self._ids[name]}", Select)
+        current = widget.value
+        f = self.form.field(name)
+        if current is not Select.NULL and all(v != current for _t, v in options):
+            options = [(str(current), current), *options]
+        widget.set_options([(Text(t), v) for t, v in options])
+        widget.prompt = "(not set)" if f and not f.required else "choose…"
+        if current is not Select.NULL:
+            widget.value = current
+
+    def choices_failed(self, name: str, reason: str) -> None:
+        """The choices of ``name`` could not be loaded: let the user type the value."""
+        wid = self._ids[name]
+        select = self.query_one(f"#{wid}", Select)
+        text = self.query_one(f"#{wid}-text", Input)
+        if select.value is not Select.NULL:
+            text.value = str(select.value)
+        select.add_class("-hidden")
+        text.remove_class("-hidden")
+        self._fallback.add(name)
+        self._show_error(name, f"Choices could not be loaded ({reason}); type the value.")
+
+    def show_errors(self, errors: Mapping[str, str]) -> None:
+        """Show ``errors`` beside their inputs, clear the others, focus the first one wrong."""
+        first: Widget | None = None
+        for f in self.form.fields:
+            message = errors.get(f.name, "")
+            self._show_error(f.name, message)
+            if message and first is None:
+                first = self.widget_for(f.name)
+        if first is not None:
+            first.focus()
+            self.scroll_to_widget(first, animate=False)
+
+    def _show_error(self, name: str, message: str) -> None:
+        row = self.query_one(f"#row-{self._ids[name]}", Vertical)
+        error = row.query_one(".form-error", Static)
+        error.update(Text(message))
+        error.set_class(not message, "-hidden")
+        row.set_class(bool(message), "-invalid")
+
+    def error_text(self, name: str) -> str:
+        """The error shown beside ``name`` (tests)."""
+        row = self.query_one(f"#row-{self._ids[name]}", Vertical)
+        return str(row.query_one(".form-error", Static).content)
+
+    # -- events and actions -----------------------------------------------------------------
+
+    def _row_of(self, widget: Widget) -> Vertical | None:
+        return next(
+            (a for a in widget.ancestors if isinstance(a, Vertical) and a.has_class("form-row")),
+            None,
+        )
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        focused_row = self._row_of(event.widget)
+        for row in self.query(".form-row"):
+            marker = row.query(".form-marker").first(Static)
+            marker.update(FOCUS_MARKER if row is focused_row else MARKER)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        # An edited field's old error would mislead: it is checked again on send.
+        row = self._row_of(event.input)
+        if row is not None and row.has_class("-invalid"):
+            row.remove_class("-invalid")
+            row.query_one(".form-error", Static).add_class("-hidden")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        # Enter moves on, like tab: a long form is not sent by a stray enter.
+        event.stop()
+        self.screen.focus_next()
+
+    def _focused_secret(self) -> str | None:
+        focused = self.screen.focused
+        for f in self.form.fields:
+            if f.kind == "secret" and focused is self.widget_for(f.name):
+                return f.name
+        return None
+
+    def action_generate(self) -> None:
+        """Generate a strong password into the focused secret field (else the first one)."""
+        name = self._focused_secret() or next(iter(self.form.secret_names), None)
+        if name is None:
+            self.app.notify("This form has no password field.", title="Generate password")
+            return
+        widget = self.widget_for(name)
+        assert isinstance(widget, Input)
+        length = 32
+        f = self.form.field(name)
+        if f is not None and f.max_length is not None:
+            length = min(length, int(f.max_length))
+        widget.value = generate_password(length)
+        widget.password = False  # shown so the user can keep it; ctrl+t hides it again
+        self._show_error(name, "")
+        self.app.notify(
+            "A strong password was generated and is shown: keep it somewhere safe. "
+            "ctrl+t hides it.",
+            title="Generate password",
+        )
+
+    def action_reveal(self) -> None:
+        """Show or hide the focused secret field."""
+        name = self._focused_secret()
+        if name is not None:
+            widget = self.widget_for(name)
+            assert isinstance(widget, Input)
+            widget.password = not widget.password
