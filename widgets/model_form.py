@@ -49,7 +49,7 @@ class YesNo(Checkbox):
         return "yes" if value else "no"
 
     @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 (Textual's name)
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "X" if self.value else " "
 
     def watch_value(self) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tui.resources.areas import SPECS
 from tui.resources.availability import UserContext, availability
+from tui.resources.spec import ResourceSpec
 
 INSTANCES = SPECS["compute.instances"]
 IMAGES = SPECS["images"]
@@ -24,7 +27,16 @@ RESTRICTED = UserContext(
 )
 
 
-def allowed(spec, action_id, item, user=UserContext()) -> tuple[bool, str]:  # type: ignore[no-untyped-def]
+ANYONE = UserContext()
+"""An unrestricted user with a personal token."""
+
+
+def allowed(
+    spec: ResourceSpec,
+    action_id: str,
+    item: dict[str, Any] | None,
+    user: UserContext = ANYONE,
+) -> tuple[bool, str]:
     action = spec.action(action_id)
     assert action is not None
     return availability(spec, action, item, user)
