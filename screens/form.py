@@ -211,21 +211,31 @@ class FormModal(RequestModal):
         if first is not None:
             first.focus()
         if self.load_choices is not None:
+            # One request per distinct source, however many inputs share it (device slots).
+            by_source: dict[tuple[Any, ...], list[str]] = {}
+            sources: dict[tuple[Any, ...], ChoiceSource] = {}
             for f in self.form.fields:
                 if f.source is not None:
-                    self.run_worker(self._load(f.name, f.source), group="choices")
+                    key = f.source.key
+                    by_source.setdefault(key, []).append(f.name)
+                    sources[key] = f.source
+            for key, names in by_source.items():
+                self.run_worker(self._load(names, sources[key]), group="choices")
 
-    async def _load(self, name: str, source: ChoiceSource) -> None:
+    async def _load(self, names: list[str], source: ChoiceSource) -> None:
         assert self.load_choices is not None
         try:
             options = await self.load_choices(source)
         except CloudError as error:
-            self.model_form.choices_failed(name, describe_error(error))
+            for name in names:
+                self.model_form.choices_failed(name, describe_error(error))
             return
         except LookupError as error:  # the choices depend on another field of the form
-            self.model_form.choices_failed(name, str(error))
+            for name in names:
+                self.model_form.choices_failed(name, str(error))
             return
-        self.model_form.set_choices(name, options)
+        for name in names:
+            self.model_form.set_choices(name, options)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""

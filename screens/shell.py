@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -121,7 +122,7 @@ class ShellScreen(WorkerForwarding, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "toggle_pane", "Sidebar", show=False, id="nav.toggle_pane"),
+        Binding("tab", "toggle_pane", "Areas", id="nav.toggle_pane"),
         Binding("escape", "back", "Back", id="nav.back"),
         Binding("left_square_bracket", "cycle_tab(-1)", "Prev tab", show=False, id="nav.prev_tab"),
         Binding("right_square_bracket", "cycle_tab(1)", "Next tab", show=False, id="nav.next_tab"),
@@ -130,7 +131,13 @@ class ShellScreen(WorkerForwarding, Screen[None]):
     DEFAULT_CSS = """
     ShellScreen #shell { height: 1fr; }
     ShellScreen #content { height: 1fr; width: 1fr; }
+    ShellScreen.-narrow #sidebar { display: none; }
+    ShellScreen.-narrow.-sidebar-open #sidebar { display: block; }
     """
+
+    NARROW_WIDTH = 100
+    """Below this many columns the sidebar hides until ``tab`` shows it: the content needs the
+    room (an 80-column terminal would otherwise lose a quarter of every table)."""
 
     def __init__(self, *, area_id: str | None = None, name: str | None = None) -> None:
         super().__init__(name=name)
@@ -189,25 +196,40 @@ class ShellScreen(WorkerForwarding, Screen[None]):
             return bool(self.query_one("#content").query(TabbedContent))
         return True
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < self.NARROW_WIDTH, "-narrow")
+
+    def _open_sidebar(self, show: bool) -> None:
+        self.set_class(show, "-sidebar-open")
+
     def action_toggle_pane(self) -> None:
-        """Move focus between the sidebar and the content."""
+        """Move focus between the sidebar and the content (showing it on narrow terminals)."""
         sidebar = self.query_one(Sidebar)
         if self.focused is sidebar:
+            self._open_sidebar(False)
             target = self.content_focus_target()
             if target is not None:
                 target.focus()
         else:
+            self._open_sidebar(True)
             sidebar.focus()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        # On a narrow terminal the sidebar is a passing visitor: it goes when it loses focus.
+        if isinstance(event.widget, Sidebar):
+            self._open_sidebar(False)
 
     def action_back(self) -> None:
         """Back to the previous screen of this area (from the first one: to the sidebar)."""
         if len(self.app.screen_stack) > 1 and self.app.screen is self:
             self.app.pop_screen()
         else:
+            self._open_sidebar(True)
             self.query_one(Sidebar).focus()
 
     def on_sidebar_area_chosen(self, event: Sidebar.AreaChosen) -> None:
         event.stop()
+        self._open_sidebar(False)
         switch = getattr(self.app, "go_to_area", None)
         if switch is not None:
             switch(event.area_id)

@@ -190,15 +190,14 @@ class StatsPane(_MonthPaging, RefreshingPane):
             ys = [v for _, v in series.points]
             plt.plot(xs, ys, label=series.name, marker=MARKERS[index % len(MARKERS)])
         plt.xlabel("hours before the latest point" if self.month is None else "day of month (UTC)")
-        for c in self.charts:
-            for series in c.series:
-                if series.points:
-                    summary.add_row(
-                        Text(f"{c.title} {series.name}"),
-                        Text(human_rate(series.average, c.unit)),
-                        Text(human_rate(series.peak, c.unit)),
-                        Text(human_rate(series.latest, c.unit)),
-                    )
+        for series in chart.series:
+            if series.points:
+                summary.add_row(
+                    Text(series.name),
+                    Text(human_rate(series.average, chart.unit)),
+                    Text(human_rate(series.peak, chart.unit)),
+                    Text(human_rate(series.latest, chart.unit)),
+                )
         if chart.empty:
             plt.title(f"{chart.title}: no data for {self.period}")
         self.query_one(".stats-summary", Static).update(summary)

@@ -33,7 +33,7 @@ class Sidebar(OptionList):
         background: $surface;
         padding: 0;
     }
-    Sidebar:focus { border-right: vkey $primary; }
+    Sidebar:focus { border: none; border-right: vkey $primary; }
     """
 
     class AreaChosen(Message):

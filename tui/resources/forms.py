@@ -74,6 +74,17 @@ class ChoiceSource:
             text = str(item.get(self.value))
         return text, item.get(self.value)
 
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """A hashable identity: sources with equal keys give the same options."""
+        return (
+            self.endpoint,
+            self.value,
+            self.label,
+            tuple(sorted(self.params.items())),
+            self.where,
+        )
+
     def accepts(self, item: Mapping[str, Any]) -> bool:
         """True when ``item`` passes :attr:`where`."""
         return self.where is None or dig(item, self.where[0]) == self.where[1]
@@ -98,6 +109,12 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     "compute_id": ChoiceSource("compute.instances.list", label="{label} (#{id}, {region})"),
     "config_id": ChoiceSource(
         "compute.configs.list", label="{label} (#{id})", params={"computeId": "computeId"}
+    ),
+    "disk_id": ChoiceSource(
+        "compute.disks.list", label="{label} (#{id})", params={"computeId": "computeId"}
+    ),
+    "volume_id": ChoiceSource(
+        "compute.volumes.list", label="{label} (#{id})", params={"computeId": "computeId"}
     ),
 }
 """Field name -> choices from the API. Used only for plain ``str``/``int`` fields: a field with
