@@ -238,8 +238,27 @@ async def after_success(ctx: ActionContext, answer: Any) -> None:
         created = ctx.spec.label_of(answer)
     what = created or ctx.label
     ctx.done(f"{ctx.action.label}: {what}" if what else f"{ctx.action.label}: done")
+    if ctx.endpoint.name == "profile.phone.send":
+        _show_demo_sms(ctx)
     once = {k: answer[k] for k in ONCE_FIELDS if isinstance(answer, Mapping) and answer.get(k)}
     if once:
         from screens.once import OnceModal
 
         await ctx.app.push_screen_wait(OnceModal(ctx.title, dict(answer), tuple(once)))
+
+
+def _show_demo_sms(ctx: ActionContext) -> None:
+    """In demo mode no SMS leaves the machine: show the simulated one so verify can be tried."""
+    simulator = ctx.session.simulator
+    user = getattr(ctx.app, "user_context", None)
+    if simulator is None or user is None:
+        return
+    from tui.simulator.handlers.profile import pending_phone_code
+
+    code = pending_phone_code(simulator.store, user.username)
+    if code:
+        ctx.app.notify(
+            f"Your verification code is {code} (valid 10 minutes). Press v to verify.",
+            title="Simulated SMS (demo)",
+            markup=False,
+        )

@@ -44,12 +44,26 @@ def make_app(session: Session | None = None, **kwargs: Any) -> Any:
     return CloudApp(session.settings, session, **kwargs)
 
 
+SETTLE_LIMIT = 30.0
+"""Seconds a test waits for workers before failing: a dialog left open (its worker waits for
+it) must fail the test with a message, never hang the suite."""
+
+
 async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
     """Let workers finish and the screen repaint (a few rounds: workers start workers)."""
     for _ in range(rounds):
+        waiting = asyncio.ensure_future(pilot.app.workers.wait_for_complete())
+        done, _pending = await asyncio.wait({waiting}, timeout=SETTLE_LIMIT)
+        if not done:
+            waiting.cancel()
+            running = [w.name or repr(w) for w in pilot.app.workers if not w.is_finished]
+            raise AssertionError(
+                f"workers still running after {SETTLE_LIMIT:.0f} s: {running}; "
+                f"the screen is {pilot.app.screen!r} (a dialog left open?)"
+            )
         # Failures are routed to the app's handler; tests assert on its effects.
         with contextlib.suppress(WorkerFailed):
-            await pilot.app.workers.wait_for_complete()
+            waiting.result()
         await pilot.pause()
 
 

@@ -178,14 +178,24 @@ async def test_keymap_from_settings_remaps_bindings_by_id() -> None:
         assert "f1" in app.screen.text().lower() or "F1" in app.screen.text()
 
 
-async def test_layout_at_80x24_shows_sidebar_and_table() -> None:
+async def test_layout_at_80x24_gives_the_table_the_width_and_tab_shows_the_sidebar() -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         sidebar = app.screen.query_one(Sidebar)
         table = app.screen.query_one(ResourceTable)
-        assert sidebar.region.width > 10 and sidebar.region.height > 10
-        assert table.region.width >= 40 and table.region.height >= 5
+        # Below 100 columns the sidebar waits for tab: the table gets the whole width.
+        assert not sidebar.display or sidebar.region.width == 0
+        assert table.region.width >= 78 and table.region.height >= 5
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is sidebar and sidebar.region.width > 10
+        sidebar.highlighted = sidebar.get_option_index("volumes")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.current_mode == "volumes"
+        assert app.screen.query_one(Sidebar).region.width == 0  # hidden again after choosing
+        assert app.screen.query_one(ResourceTable).region.width >= 78
         app.go_to_area("databases")
         await settle(pilot)
         await pilot.press("enter")
