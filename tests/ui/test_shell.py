@@ -314,3 +314,17 @@ async def test_a_worker_left_with_exit_on_error_does_not_end_the_app() -> None:
         await settle(pilot)
         assert app.is_running
         assert app.notification_log[-1][0] == "API error"
+
+
+async def test_keymap_remaps_a_resource_action_by_its_id() -> None:
+    from screens.confirm import ConfirmModal
+    from tests.ui.helpers import wait_for_screen
+
+    app = make_app(demo_session(keymap={"compute.reboot": "ctrl+r"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.query_one(ResourceTable).focus()
+        await pilot.press("ctrl+r")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert "Reboot" in confirm.title_text
+        await pilot.press("escape")
