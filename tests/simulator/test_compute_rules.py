@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.simulator.rules import refused as _refused
+from tests.simulator.rules import refused_unchanged
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.simulator import Simulator, VirtualClock
@@ -60,19 +62,6 @@ def _state(sim: Simulator) -> dict[str, Any]:
     )
 
 
-async def _refused(
-    client: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    status: int = 400,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await client.call(name, params, body=body)
-    assert info.value.status == status, info.value
-    return info.value
-
-
 async def _bad(
     client: ApiClient,
     sim: Simulator,
@@ -82,13 +71,8 @@ async def _bad(
     field: str | None,
     status: int = 400,
 ) -> ApiError:
-    """The call is refused with ``status``, names ``field`` (when given), changes nothing."""
-    before = _state(sim)
-    err = await _refused(client, name, params, body, status)
-    if field is not None:
-        assert field in err.field_errors(), err
-    assert _state(sim) == before
-    return err
+    """The call is refused with ``status``, names ``field``, and changes nothing."""
+    return await refused_unchanged(client, sim, _state, name, params, body, field, status)
 
 
 def create_body(**extra: Any) -> dict[str, Any]:

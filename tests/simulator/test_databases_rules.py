@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from tests.simulator.rules import refused as _refused
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.api.services.databases import DatabasesService
@@ -60,19 +61,6 @@ def provisioning_id(sim: Simulator) -> int:
 
 def _state(sim: Simulator) -> dict[str, Any]:
     return copy.deepcopy({k: v for k, v in sim.store.tables.items() if k.startswith("databases.")})
-
-
-async def _refused(
-    client: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    status: int = 400,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await client.call(name, params, body=body)
-    assert info.value.status == status, info.value
-    return info.value
 
 
 async def _bad_create(client: ApiClient, sim: Simulator, body: Any, field: str) -> None:

@@ -11,6 +11,8 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
+from tests.simulator.rules import refused as _refused
+from tests.simulator.rules import refused_unchanged
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.models.k8s import AutoscalerRequest, ClusterCreate, ClusterUpdate, PoolCreate
@@ -61,31 +63,17 @@ def _state(sim: Simulator) -> dict[str, Any]:
     return copy.deepcopy({k: v for k, v in sim.store.tables.items() if k.startswith("k8s.")})
 
 
-async def _refused(
-    client: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    status: int = 400,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await client.call(name, params, body=body)
-    assert info.value.status == status, info.value
-    return info.value
-
-
 async def _bad(
     client: ApiClient,
     sim: Simulator,
     name: str,
     params: dict[str, Any] | None,
     body: Any,
-    field: str,
-) -> None:
-    before = _state(sim)
-    err = await _refused(client, name, params, body)
-    assert field in err.field_errors(), err
-    assert _state(sim) == before
+    field: str | None,
+    status: int = 400,
+) -> ApiError:
+    """The call is refused with ``status``, names ``field``, and changes nothing."""
+    return await refused_unchanged(client, sim, _state, name, params, body, field, status)
 
 
 # -- authentication, scopes, restricted users -----------------------------------------------

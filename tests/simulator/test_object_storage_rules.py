@@ -18,6 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from pydantic import ValidationError
 
+from tests.simulator.rules import refused as _refused
+from tests.simulator.rules import refused_unchanged
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.api.services.object_storage import ObjectStorageService
@@ -66,34 +68,17 @@ def _state(sim: Simulator) -> dict[str, Any]:
     return copy.deepcopy({"tables": tables, "counters": counters})
 
 
-async def _refused(
-    client: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    status: int = 400,
-    query: dict[str, Any] | None = None,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await client.call(name, params, body=body, query=query)
-    assert info.value.status == status, info.value
-    return info.value
-
-
 async def _bad(
     client: ApiClient,
     sim: Simulator,
     name: str,
     params: dict[str, Any] | None,
     body: Any,
-    field: str,
+    field: str | None,
     status: int = 400,
 ) -> ApiError:
-    before = _state(sim)
-    err = await _refused(client, name, params, body=body, status=status)
-    assert field in err.field_errors(), err
-    assert _state(sim) == before
-    return err
+    """The call is refused with ``status``, names ``field``, and changes nothing."""
+    return await refused_unchanged(client, sim, _state, name, params, body, field, status)
 
 
 def _bucket(sim: Simulator, cluster: str, label: str) -> dict[str, Any]:

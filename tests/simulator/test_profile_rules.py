@@ -11,6 +11,7 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
+from tests.simulator.rules import refused as _refused
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.api.services.profile import ProfileService
@@ -27,19 +28,6 @@ def _state(sim: Simulator) -> dict[str, Any]:
     tables = {k: v for k, v in sim.store.tables.items() if k.startswith("profile.") or k == "users"}
     meta = {k: v for k, v in sim.store.meta.items() if k.startswith("profile.")}
     return copy.deepcopy({"tables": tables, "meta": meta})
-
-
-async def _refused(
-    client: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    status: int = 400,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await client.call(name, params, body=body)
-    assert info.value.status == status, info.value
-    return info.value
 
 
 async def _bad_update(client: ApiClient, sim: Simulator, body: Any, field: str) -> None:

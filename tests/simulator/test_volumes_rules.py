@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.simulator.rules import refused as _refused
+from tests.simulator.rules import refused_unchanged
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.simulator import Simulator, VirtualClock
@@ -101,33 +103,17 @@ def _state(sim: Simulator) -> dict[str, Any]:
     )
 
 
-async def _refused(
-    client: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    status: int = 400,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await client.call(name, params, body=body)
-    assert info.value.status == status, info.value
-    return info.value
-
-
 async def _bad(
     client: ApiClient,
     sim: Simulator,
     name: str,
     params: dict[str, Any] | None,
     body: Any,
-    field: str,
+    field: str | None,
     status: int = 400,
 ) -> ApiError:
-    before = _state(sim)
-    err = await _refused(client, name, params, body, status)
-    assert field in err.field_errors(), err
-    assert _state(sim) == before
-    return err
+    """The call is refused with ``status``, names ``field``, and changes nothing."""
+    return await refused_unchanged(client, sim, _state, name, params, body, field, status)
 
 
 # -- authentication and scopes --------------------------------------------------------------
