@@ -21,8 +21,8 @@ from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
-from tui.resources.forms import ChoiceSource, form_for, initial_values
-from tui.resources.spec import Action, ResourceSpec
+from tui.resources.forms import ChoiceSource, display_value, form_for, initial_values
+from tui.resources.spec import Action, ResourceSpec, dig
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -34,7 +34,13 @@ MAX_CHOICES = 2000
 """Options offered in one choice list; beyond that the user types the value."""
 
 ONCE_FIELDS = ("secret_key", "upload_to", "url", "password")
-"""Answer fields that may never be shown again: they open the "shown once" dialog."""
+"""Answer fields worth keeping from an answer: they open the "keep this" dialog."""
+
+SHOWN_ONCE = frozenset({"secret_key", "password"})
+"""Of those, the ones the API will never show again (a URL can be made again)."""
+
+CONTEXT_FIELDS = ("label", "access_key", "id")
+"""Shown beside them so the user knows what they belong to."""
 
 ACTION_SCREENS: dict[str, str] = {
     "compute.resize": "screens.compute_actions:resize",
@@ -129,14 +135,31 @@ class ActionContext:
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)
 
-    async def load_choices(self, source: ChoiceSource) -> list[tuple[str, Any]]:
-        """Options of one choice source (first :data:`MAX_CHOICES` items)."""
+    async def load_choices(
+        self, source: ChoiceSource, values: Mapping[str, Any] | None = None
+    ) -> list[tuple[str, Any]]:
+        """Options of one choice source (first :data:`MAX_CHOICES` items).
+
+        Args:
+            source: Where the options come from.
+            values: The form's current values, for sources that depend on another field.
+
+        Raises:
+            LookupError: A path parameter is neither the action's nor filled in the form yet;
+                the message names the field to fill first.
+        """
+        from tui.resources.forms import form_title
+
         params: dict[str, Any] = {}
         for param, name in source.params.items():
-            if name not in self.params:
-                # The choices depend on another field (an instance not chosen yet).
-                raise LookupError(f"they depend on {name}")
-            params[param] = self.params[name]
+            if name in self.params:
+                params[param] = self.params[name]
+                continue
+            field = source.form_params.get(param)
+            value = (values or {}).get(field) if field else None
+            if value in (None, ""):
+                raise LookupError(form_title(field or name).lower())
+            params[param] = value
         options: list[tuple[str, Any]] = []
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
             for item in page.data:
@@ -198,6 +221,10 @@ async def run_form(ctx: ActionContext) -> bool:
     form = form_for(ctx.action.form)
     edit = ctx.endpoint.method == "PUT" and ctx.action.target == "item"
     values = initial_values(form, ctx.item) if edit else {}
+    for name, source in ctx.action.prefill.items():
+        value = dig(ctx.item or {}, source)
+        if value is not None and form.field(name) is not None:
+            values[name] = display_value(form.field(name), value)  # type: ignore[arg-type]
 
     modal = FormModal(
         ctx.title,
@@ -230,6 +257,8 @@ async def run_plain(ctx: ActionContext) -> bool:
 
 async def after_success(ctx: ActionContext, answer: Any) -> None:
     """Tell the user, and show what an answer shows only once."""
+    if hasattr(ctx.app, "changes"):
+        ctx.app.changes += 1  # lists on other screens refresh when shown again
     if ctx.endpoint.method == "DELETE":
         ctx.done(f"{ctx.action.label}: {ctx.label or 'done'}")
         return
@@ -240,11 +269,17 @@ async def after_success(ctx: ActionContext, answer: Any) -> None:
     ctx.done(f"{ctx.action.label}: {what}" if what else f"{ctx.action.label}: done")
     if ctx.endpoint.name == "profile.phone.send":
         _show_demo_sms(ctx)
-    once = {k: answer[k] for k in ONCE_FIELDS if isinstance(answer, Mapping) and answer.get(k)}
-    if once:
+    if not isinstance(answer, Mapping):
+        return
+    keep = tuple(k for k in ONCE_FIELDS if answer.get(k))
+    if keep:
         from screens.once import OnceModal
 
-        await ctx.app.push_screen_wait(OnceModal(ctx.title, dict(answer), tuple(once)))
+        context = tuple(k for k in CONTEXT_FIELDS if answer.get(k) not in (None, ""))
+        final = any(k in SHOWN_ONCE for k in keep)
+        await ctx.app.push_screen_wait(
+            OnceModal(ctx.title, dict(answer), (*context, *keep), shown_once=final)
+        )
 
 
 def _show_demo_sms(ctx: ActionContext) -> None:

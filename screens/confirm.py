@@ -94,7 +94,7 @@ class ConfirmModal(ModalScreen[bool]):
                 prompt.append(self.typed, style="bold")
                 prompt.append(" to confirm:")
                 yield Static(prompt)
-                yield Input(placeholder=self.typed, id="confirm-typed")
+                yield Input(id="confirm-typed")
             with Horizontal(id="confirm-buttons"):
                 yield Button(
                     self.confirm_label,
@@ -136,8 +136,10 @@ class ConfirmModal(ModalScreen[bool]):
         """Confirm when allowed."""
         if self.matches:
             self.dismiss(True)
-        else:
-            self.app.bell()
+            return
+        self.app.bell()
+        hint = self.query_one("#confirm-hint", Static)
+        hint.update(Text(f"✖ That is not the label. Type {self.typed} exactly, or escape."))
 
     def action_cancel(self) -> None:
         """Cancel."""

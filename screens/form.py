@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Select, Static
 
 from tui.api.errors import ApiError, CloudError
 from tui.refresh import describe_error
@@ -36,8 +36,10 @@ from widgets.model_form import ModelForm
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
 """Sends a valid body; returns the API's answer or raises the client's error."""
 
-LoadChoices = Callable[[ChoiceSource], Awaitable[list[tuple[str, Any]]]]
-"""Loads the ``(text, value)`` options of one choice source."""
+LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[str, Any]]]]
+"""Loads the ``(text, value)`` options of one choice source, given the form's current values
+(some choices depend on another field: the configs of the instance chosen above). Raises
+``LookupError`` while that field is empty."""
 
 
 @dataclass(frozen=True)
@@ -212,27 +214,53 @@ class FormModal(RequestModal):
             first.focus()
         if self.load_choices is not None:
             # One request per distinct source, however many inputs share it (device slots).
-            by_source: dict[tuple[Any, ...], list[str]] = {}
-            sources: dict[tuple[Any, ...], ChoiceSource] = {}
+            self._by_source: dict[tuple[Any, ...], list[str]] = {}
+            self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
             for f in self.form.fields:
                 if f.source is not None:
                     key = f.source.key
-                    by_source.setdefault(key, []).append(f.name)
-                    sources[key] = f.source
-            for key, names in by_source.items():
-                self.run_worker(self._load(names, sources[key]), group="choices")
+                    self._by_source.setdefault(key, []).append(f.name)
+                    self._sources[key] = f.source
+            for key in self._by_source:
+                self._reload(key)
+
+    def _reload(self, key: tuple[Any, ...]) -> None:
+        self.run_worker(
+            self._load(self._by_source[key], self._sources[key]),
+            group=f"choices-{key}",
+            exclusive=True,
+        )
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        # Choices that depend on this field (an instance's configs) follow it.
+        if self.load_choices is None or not hasattr(self, "_sources"):
+            return
+        changed = next(
+            (f.name for f in self.form.fields if event.select.id == self.model_form.id_of(f.name)),
+            None,
+        )
+        if changed is None:
+            return
+        for key, source in self._sources.items():
+            if changed in source.form_params.values():
+                self._reload(key)
 
     async def _load(self, names: list[str], source: ChoiceSource) -> None:
         assert self.load_choices is not None
         try:
-            options = await self.load_choices(source)
+            options = await self.load_choices(source, self.model_form.values())
         except CloudError as error:
             for name in names:
                 self.model_form.choices_failed(name, describe_error(error))
             return
-        except LookupError as error:  # the choices depend on another field of the form
+        except LookupError as error:
+            if source.form_params:
+                # Wait for the field it depends on; the list fills when that is chosen.
+                for name in names:
+                    self.model_form.set_choices(name, [], prompt=f"choose {error} first")
+                return
             for name in names:
-                self.model_form.choices_failed(name, str(error))
+                self.model_form.choices_failed(name, f"they depend on {error}")
             return
         for name in names:
             self.model_form.set_choices(name, options)
@@ -256,8 +284,9 @@ class FormModal(RequestModal):
 
     def show_api_error(self, error: ApiError) -> None:
         result = field_errors(self.form, error.errors)
-        if not result.errors and not result.general:
+        if error.status in (401, 403) and not result.errors:
+            # A refusal of the whole request: said once, in words, below the form.
+            result = FormResult(general=[describe_error(error)])
+        elif not result.errors and not result.general:
             result.general.append(describe_error(error))
-        elif error.status in (401, 403):
-            result.general.insert(0, describe_error(error))
         self.show_result(result)

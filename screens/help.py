@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -60,18 +61,33 @@ class HelpScreen(ModalScreen[None]):
         self.rows = rows
         self.screen_title = title
 
-    def compose(self) -> ComposeResult:
+    WIDE = 100
+    """Below this many columns the binding ids go under each description, not beside it."""
+
+    def _table(self, wide: bool) -> Table:
         table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
         table.add_column("Keys", no_wrap=True, style="bold")
         table.add_column("Does")
-        table.add_column(Text("Binding id (for [keymap] in the config file)"), no_wrap=True)
+        if wide:
+            table.add_column(Text("Binding id (for [keymap] in the config file)"), no_wrap=True)
         for keys, description, binding_id, enabled, tooltip in self.rows:
             does = Text(description)
             if tooltip:
                 does.append(f" — {tooltip}", style="dim")
             if not enabled:
                 does.append(" (not available here)", style="italic")
-            table.add_row(Text(keys), does, Text(binding_id, style="dim"))
+            if wide:
+                table.add_row(Text(keys), does, Text(binding_id, style="dim"))
+            else:
+                does.append(f"\nid {binding_id}", style="dim")
+                table.add_row(Text(keys), does)
+        return table
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#help-table", Static).update(self._table(event.size.width >= self.WIDE))
+
+    def compose(self) -> ComposeResult:
+        table = self._table(self.app.size.width >= self.WIDE)
         with Vertical():
             yield Static(Text(f"Keys: {self.screen_title}"), classes="help-title")
             with VerticalScroll():

@@ -54,11 +54,19 @@ class OnceModal(ModalScreen[None]):
     OnceModal #once-hint { color: $text-muted; margin-top: 1; }
     """
 
-    def __init__(self, title: str, answer: Mapping[str, Any], fields: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        title: str,
+        answer: Mapping[str, Any],
+        fields: tuple[str, ...],
+        *,
+        shown_once: bool = True,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.answer = dict(answer)
         self.fields = fields
+        self.shown_once = shown_once
         self.revealed = False
         self._next_copy = 0
 
@@ -95,7 +103,10 @@ class OnceModal(ModalScreen[None]):
 
     def action_copy(self) -> None:
         """Copy the next value (each press moves to the next field)."""
-        name = self.fields[self._next_copy % len(self.fields)]
+        # Copy what matters first: the kept values, then their context.
+        order = [f for f in self.fields if f in SECRET_KEYS or f in ("url", "upload_to")]
+        order += [f for f in self.fields if f not in order]
+        name = order[self._next_copy % len(order)]
         self._next_copy += 1
         self.app.copy_to_clipboard(str(self.answer.get(name, "")))
         self.app.notify(f"{name} copied to the clipboard.", title="Copied")

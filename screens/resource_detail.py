@@ -34,6 +34,7 @@ from screens.shell import (
     check_availability,
     perform_action,
 )
+from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, NotFound
 from tui.refresh import describe_error, settled_items
 from tui.resources.areas import SPECS
@@ -59,7 +60,7 @@ class ActionsPanel(Static):
     """Every action of the resource: key, label, and why it is not available when it is not."""
 
     DEFAULT_CSS = """
-    ActionsPanel { height: auto; padding: 1 1 0 1; }
+    ActionsPanel { height: auto; padding: 1 0 0 0; }
     """
 
     def show(self, rows: list[tuple[Action, bool, str]]) -> None:
@@ -71,7 +72,7 @@ class ActionsPanel(Static):
         grid.add_column()
         title = Text("Actions", style="bold")
         for action, enabled, reason in rows:
-            key = action.key or "ctrl+p"
+            key = action.key or "palette"
             if enabled:
                 grid.add_row(Text(key), Text(action.label), Text(action.description, style="dim"))
             else:
@@ -91,7 +92,7 @@ class ActionsPanel(Static):
         lines = []
         for action, enabled, reason in self.rows:
             detail = action.description if enabled else f"not available: {reason}"
-            lines.append(f"{action.key or 'ctrl+p'}  {action.label}  {detail}")
+            lines.append(f"{action.key or 'palette'}  {action.label}  {detail}")
         return "\n".join(lines)
 
 
@@ -117,7 +118,7 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
     ResourceDetailScreen #detail-message { height: auto; padding: 0 1; color: $text-error; }
     ResourceDetailScreen #detail-message.-hidden { display: none; }
     ResourceDetailScreen #detail-tabs { height: 1fr; }
-    ResourceDetailScreen #overview-panel { height: auto; max-height: 100%; }
+    ResourceDetailScreen #overview-panel { height: 1fr; }
     """
 
     def __init__(
@@ -147,10 +148,14 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         yield Static(id="detail-message", classes="-hidden")
         with TabbedContent(id="detail-tabs"):
             with TabPane("Overview", id="tab-overview"):
+                # The actions scroll with the fields, so they are reachable on a short terminal.
                 yield DetailPanel(
-                    spec.sections, self.item, transitional=spec.transitional, id="overview-panel"
+                    spec.sections,
+                    self.item,
+                    transitional=spec.transitional,
+                    after=(ActionsPanel(id="actions-panel"),),
+                    id="overview-panel",
                 )
-                yield ActionsPanel(id="actions-panel")
             for index, child in enumerate(spec.children):
                 child_spec = SPECS.get(child.resource)
                 if child_spec is None:
@@ -176,7 +181,7 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
     def refresh_item(self) -> None:
         """Fetch the item now (the timer is re-armed when it completes)."""
         self.refresher.stop()
-        self.run_worker(self._refresh(), group="item", exclusive=True, exit_on_error=False)
+        self.run_worker(self._refresh, group="item", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
 
     async def _refresh(self) -> None:
         before = self.item
@@ -310,16 +315,24 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         self, action: Action, item: dict[str, Any] | None, params: dict[str, Any]
     ) -> None:
         changed = await perform_action(self, self.resource, action, item, params)
-        if changed and action.endpoint.endswith((".delete", ".remove", ".revoke")):
-            # The item is gone: back to the list, refreshed at once so it disappears there too.
-            if self.app.screen is self and len(self.app.screen_stack) > 1:
-                self.app.pop_screen()
-                below = self.app.screen
-                if isinstance(below, PaneHost):
-                    below.refresh_all()
+        if not changed:
             return
-        if changed:
-            self.refresh_item()
+        if self._removes_item(action) and self.app.screen is self:
+            # The item is gone: back to the list, which refreshes as it is shown again.
+            if len(self.app.screen_stack) > 1:
+                self.app.pop_screen()
+            return
+        self.refresh_item()
+
+    def _removes_item(self, action: Action) -> bool:
+        """True when ``action`` deletes (or revokes) this very item, not a part of it."""
+        if action.target != "item" or not self.resource.view_endpoint:
+            return False
+        operation = REGISTRY[action.endpoint]
+        own_path = REGISTRY[self.resource.view_endpoint].path
+        if operation.method == "DELETE":
+            return operation.path == own_path
+        return operation.path == f"{own_path}/revoke"
 
     def action_refresh(self) -> None:
         """Refresh the item and the shown tab."""

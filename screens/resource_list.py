@@ -8,6 +8,7 @@ transfer summary, a kubeconfig ...). :class:`ResourceListScreen` frames panes in
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import time
 from collections.abc import Callable, Hashable, Mapping
@@ -35,6 +36,7 @@ from tui.refresh import (
     RefreshSchedule,
     describe_error,
     diff_items,
+    is_permanent,
     settled_items,
 )
 from tui.resources.areas import SPECS, open_target
@@ -42,6 +44,7 @@ from tui.resources.format import (
     column_cells,
     column_sort_keys,
     copy_value,
+    field_title,
     is_secret_field,
     search_text,
     status_tone,
@@ -94,7 +97,7 @@ def copy_item(node: Any, spec: ResourceSpec, item: Mapping[str, Any] | None) -> 
     node.app.copy_to_clipboard(value)
     shown = "(hidden)" if is_secret_field(spec, key) else value
     # Over tmux the user needs `set -g set-clipboard on`; showing the value covers that case too.
-    node.app.notify(f"{key}: {shown}", title="Copied", markup=False)
+    node.app.notify(f"{field_title(spec, key)}: {shown}", title="Copied", markup=False)
     if hasattr(node.app, "last_copied"):
         node.app.last_copied = value
 
@@ -194,6 +197,8 @@ class RefreshingPane(WorkerForwarding, Vertical):
         self.refresher.visible = not lazy
         self.loaded = False
         self.error: CloudError | None = None
+        self._seen_changes = 0
+        """The app's change count when this pane last refreshed."""
 
     def on_mount(self) -> None:
         self.refresher.configure()
@@ -213,17 +218,34 @@ class RefreshingPane(WorkerForwarding, Vertical):
     def set_live(self, live: bool) -> None:
         """The pane's tab became shown (True) or hidden (False)."""
         self._live = live
-        self.refresher.set_visible(self.visible_now, loaded=self.loaded)
+        self._visibility_changed()
 
     def set_suspended(self, suspended: bool) -> None:
         """The pane's screen was covered or switched away (True), or came back (False)."""
         self._suspended = suspended
+        self._visibility_changed()
+
+    def _visibility_changed(self) -> None:
+        if not self.is_mounted or not self.app.is_running:
+            return
+        if self.visible_now and self.loaded and self._changed_elsewhere():
+            # Something was created or changed while this list was out of sight: show it now
+            # rather than at the next timer.
+            self.refresher.visible = True
+            self.refresh_now()
+            return
         self.refresher.set_visible(self.visible_now, loaded=self.loaded)
+
+    def _changed_elsewhere(self) -> bool:
+        return int(getattr(self.app, "changes", 0)) != self._seen_changes
 
     def refresh_now(self) -> None:
         """Refresh at once (the timer is re-armed when it completes)."""
+        self._seen_changes = int(getattr(self.app, "changes", 0))
         self.refresher.stop()
-        self.run_worker(self._refresh(), group="refresh", exclusive=True, exit_on_error=False)
+        # The function, not a coroutine: an exclusive worker cancelled before it starts must
+        # not leave an un-awaited coroutine behind.
+        self.run_worker(self._refresh, group="refresh", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
 
     async def _refresh(self) -> None:
         raise NotImplementedError
@@ -287,8 +309,11 @@ class ResourceListPane(RefreshingPane):
         self.params: dict[str, Any] = dict(params or {})
         self.items: dict[Hashable, dict[str, Any]] = {}
         self.total: int | None = None
-        self.loading = False
+        self.fetching = False
+        """True while a load or refresh runs (not Textual's ``loading``: that would hide the
+        table behind a spinner and ignore keys for the whole refresh)."""
         self._quick: int = 0
+        self._binding_state: tuple[Any, ...] | None = None
         if spec.quick_filter:
             for binding in Binding.make_bindings(
                 [Binding("f", "quick_filter", "Arch", id="list.quick_filter")]
@@ -331,8 +356,9 @@ class ResourceListPane(RefreshingPane):
         return self.app.session.client  # type: ignore[attr-defined]
 
     async def _refresh(self) -> None:
-        self.loading = True
+        self.fetching = True
         self._update_header()
+        cancelled = False
         try:
             if not self.loaded:
                 await self._stream()
@@ -340,12 +366,17 @@ class ResourceListPane(RefreshingPane):
                 self._apply(await fetch_all(self._client(), self.spec, self.params))
         except CloudError as error:
             self._failed(error, self._any_transitional())
+        except asyncio.CancelledError:
+            # Replaced by a newer refresh (exclusive worker). A cancelled first load must not
+            # count as loaded, or its successor would fetch everything before showing a row.
+            cancelled = True
+            raise
         else:
             self._succeeded(self._any_transitional())
         finally:
             # Even a failed first load counts as loaded: the next refresh diffs what arrived.
-            self.loaded = True
-            self.loading = False
+            self.loaded = self.loaded or not cancelled
+            self.fetching = False
             self._remember()
             self._update_header()
             self._update_message()
@@ -386,7 +417,7 @@ class ResourceListPane(RefreshingPane):
         for change in settled:
             if notify:
                 notify(self.spec, change)
-        self.refresh_bindings()
+        self._refresh_bindings_if_changed()
 
     def _any_transitional(self) -> bool:
         # Every item of the shown list counts, filtered out or not: a filter is a view, and a
@@ -407,14 +438,14 @@ class ResourceListPane(RefreshingPane):
         text = Text(self.spec.title, style="bold")
         held = len(self.items)
         shown = table.row_count
-        if self.loading and not self.loaded:
+        if self.fetching and not self.loaded:
             total = f" of {self.total:,}" if self.total else ""
             text.append(f"  {held:,}{total} loading…", style="italic")
         else:
             text.append(f"  {held:,} result{'s' if held != 1 else ''}")
             if shown != held:
                 text.append(f" · {shown:,} shown")
-            if self.loading:
+            if self.fetching:
                 text.append("  ↻", style="italic")
         if table.filter_text:
             text.append("  filter: ")
@@ -427,7 +458,8 @@ class ResourceListPane(RefreshingPane):
         column, reverse = table.sort_state
         if column is not None:
             text.append(f"  sorted by {self.spec.columns[column].title} {'▼' if reverse else '▲'}")
-        self.query_one(".list-title", Static).update(text)
+        # One fixed-height line: no screen layout needed (it would cost ~20 ms per keystroke).
+        self.query_one(".list-title", Static).update(text, layout=False)
 
     def _update_message(self) -> None:
         if not self.is_mounted:
@@ -440,13 +472,18 @@ class ResourceListPane(RefreshingPane):
             text = describe_error(self.error)
             if self.items:
                 text += " Showing the rows loaded before."
-            if self.last_delay:
+            if is_permanent(self.error):
+                text += " Press r to try again."
+            elif self.last_delay:
                 text += f" Retrying in {self.last_delay:.0f} s."
         elif self.loaded and not self.items:
             text = self.spec.empty_hint
         elif self.loaded and self.table.row_count == 0:
             text = "No rows match the filter. Press escape to clear it."
-        message.update(Text(text))
+        if text != getattr(message, "_shown_text", None):
+            # Unchanged text (every keystroke, every refresh) skips an update and its layout.
+            message._shown_text = text  # type: ignore[attr-defined]
+            message.update(Text(text))
         message.set_class(not text, "-hidden")
         message.set_class(error, "-error")
 
@@ -454,7 +491,22 @@ class ResourceListPane(RefreshingPane):
 
     @on(ResourceTable.CursorMoved)
     def _cursor_moved(self, event: ResourceTable.CursorMoved) -> None:
-        self.refresh_bindings()
+        self._refresh_bindings_if_changed()
+
+    def _refresh_bindings_if_changed(self) -> None:
+        # Refreshing bindings makes Textual's footer rebuild every key (about 100 ms of CPU
+        # here), so it is done only when what the footer shows for the new row differs.
+        state = self._footer_state()
+        if state != self._binding_state:
+            self._binding_state = state
+            self.refresh_bindings()
+
+    def _footer_state(self) -> tuple[Any, ...]:
+        """What the footer shows for the row under the cursor (and the user's grants)."""
+        return (
+            getattr(self.app, "user_version", 0),
+            *(self.check_action("run_action", (a.id,)) for a in self.spec.actions),
+        )
 
     @on(ResourceTable.SortChanged)
     def _sort_changed(self, event: ResourceTable.SortChanged) -> None:

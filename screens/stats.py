@@ -189,7 +189,12 @@ class StatsPane(_MonthPaging, RefreshingPane):
             xs = [self._x(t) - shift for t, _ in series.points]
             ys = [v for _, v in series.points]
             plt.plot(xs, ys, label=series.name, marker=MARKERS[index % len(MARKERS)])
-        plt.xlabel("hours before the latest point" if self.month is None else "day of month (UTC)")
+        if self.month is None:
+            plt.xlabel("hours before the latest point")
+            plt.xlim(-24, 0)
+        else:
+            plt.xlabel("day of month (UTC)")
+            plt.xlim(1, self.month.days + 1)
         for series in chart.series:
             if series.points:
                 summary.add_row(

@@ -101,6 +101,8 @@ class CloudApp(App[int]):
         """Items of every list loaded so far: (spec id, params) -> (params, items by key)."""
         self.notification_log: list[tuple[str, str]] = []
         """(title, message) of every notification, oldest first."""
+        self.changes = 0
+        """Successful changes made through actions; a list shown again after one refreshes."""
         self.last_copied: str | None = None
         for area in AREAS:
             self.add_mode(area.id, partial(self.area_root, area))
@@ -240,12 +242,16 @@ class CloudApp(App[int]):
     # -- navigation -------------------------------------------------------------------------
 
     def go_to_area(self, area_id: str, spec_id: str | None = None) -> None:
-        """Switch to an area (keeping its navigation stack); ``spec_id`` picks one of its tabs."""
+        """Switch to an area (keeping its navigation stack); ``spec_id`` picks one of its tabs.
+
+        Without ``spec_id`` (the sidebar) the area shows what it showed last; a ``:`` command
+        names what it wants, and ``:in`` after a look at the Regions tab means the instances.
+        """
         area = AREA_BY_ID.get(area_id)
         if area is None:
             return
         self.switch_mode(area_id)
-        if spec_id and spec_id != area.root:
+        if spec_id and (spec_id != area.root or area.tabs):
             self.call_after_refresh(self._show_tab, spec_id)
 
     def _show_tab(self, spec_id: str) -> None:
@@ -345,7 +351,7 @@ class CloudApp(App[int]):
         if destination is None:
             self.notify(f"Unknown command: {text}", title=":", severity="warning", markup=False)
             return
-        self.go_to_area(destination.area.id, destination.spec)
+        self.go_to_area(destination.area.id, destination.spec or destination.area.root)
 
     def action_help(self) -> None:
         """Show every binding of the current screen."""

@@ -89,6 +89,11 @@ def classify(error: BaseException | None) -> ApiHealth:
     return "error"
 
 
+def is_permanent(error: BaseException) -> bool:
+    """True for refusals that retrying will not change (token, permission, missing item)."""
+    return isinstance(error, Unauthorized | Forbidden | NotFound)
+
+
 def describe_error(error: BaseException) -> str:
     """One or two sentences for the user about a failed request (no traceback, no token).
 
@@ -106,10 +111,13 @@ def describe_error(error: BaseException) -> str:
     if isinstance(error, Unauthorized):
         return f"The API rejected the token ({error.reasons}). Sign in again (cloudtui login)."
     if isinstance(error, Forbidden):
-        return (
-            f"Not allowed: {error.reasons}. The token's scopes or the user's grants do not "
-            "cover this (some areas need an unrestricted user)."
-        )
+        if error.reasons == f"HTTP {error.status}":
+            # The server said nothing more: name the usual causes.
+            return (
+                "Not allowed: the token's scopes or the user's grants do not cover this "
+                "(some areas need an unrestricted user)."
+            )
+        return f"Not allowed: {error.reasons}."
     if isinstance(error, NotFound):
         return (
             f"Not found: {error.method} {error.path} ({error.reasons}); it may have been deleted."
@@ -146,9 +154,15 @@ class RefreshSchedule:
         return next_delay(self.policy, transitional=transitional)
 
     def failed(self, error: BaseException, *, transitional: bool) -> float:
-        """Record a failed refresh; returns the (backed-off) delay until the next one."""
+        """Record a failed refresh; returns the (backed-off) delay until the next one.
+
+        A refusal that waiting cannot fix (401, 403, 404) waits the longest backoff: the user
+        retries with ``r`` after changing something, rather than the list asking every minute.
+        """
         self.failures += 1
         self.retry_after = getattr(error, "retry_after", None)
+        if is_permanent(error):
+            return self.policy.max_backoff
         return next_delay(
             self.policy,
             transitional=transitional,

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.resources.format import display
@@ -18,15 +20,28 @@ from tui.resources.spec import Section
 EMPTY = "—"
 
 
-def section_table(section: Section, item: Mapping[str, Any], transitional: frozenset[str]) -> Table:
-    """A two-column grid (title, value) of one section; API values as literal Text."""
+def section_table(
+    section: Section, item: Mapping[str, Any], transitional: frozenset[str]
+) -> RenderableType:
+    """A two-column grid (title, value) of one section; API values as literal Text.
+
+    ``block`` fields (scripts, zone files) follow the grid as preformatted text, line by line.
+    """
     grid = Table.grid(padding=(0, 2), expand=False)
     grid.add_column(style="bold", no_wrap=True, min_width=12)
     grid.add_column(overflow="fold")
+    blocks: list[RenderableType] = []
     for spec in section.fields:
         shown = display(item, spec.key, spec.kind, transitional)
-        grid.add_row(Text(spec.title), Text(shown or EMPTY))
-    return grid
+        if spec.kind == "block":
+            if len(section.fields) > 1:
+                blocks.append(Text(spec.title, style="bold"))
+            blocks.append(Text(shown or EMPTY, no_wrap=True, overflow="ellipsis"))
+        else:
+            grid.add_row(Text(spec.title), Text(shown or EMPTY))
+    if not blocks:
+        return grid
+    return Group(grid, *blocks) if grid.row_count else Group(*blocks)
 
 
 class DetailPanel(VerticalScroll, can_focus=True):
@@ -49,6 +64,7 @@ class DetailPanel(VerticalScroll, can_focus=True):
         item: Mapping[str, Any] | None = None,
         *,
         transitional: frozenset[str] = frozenset(),
+        after: Sequence[Widget] = (),
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
@@ -56,6 +72,8 @@ class DetailPanel(VerticalScroll, can_focus=True):
         self._sections = tuple(sections)
         self._item: Mapping[str, Any] = item or {}
         self._transitional = transitional
+        self._after = tuple(after)
+        """Widgets shown below the sections, scrolling with them (the detail's actions)."""
 
     def compose(self) -> ComposeResult:
         for index, section in enumerate(self._sections):
@@ -65,6 +83,7 @@ class DetailPanel(VerticalScroll, can_focus=True):
                 classes="detail-section",
                 id=f"section-{index}",
             )
+        yield from self._after
 
     @property
     def item(self) -> Mapping[str, Any]:

@@ -77,6 +77,7 @@ class ModelForm(VerticalScroll):
     ModelForm .form-help { color: $text-muted; height: auto; }
     ModelForm .form-error { color: $text-error; height: auto; }
     ModelForm .form-error.-hidden { display: none; }
+    ModelForm .form-error.-note { color: $text-success; }
     ModelForm .-hidden { display: none; }
     ModelForm .form-input { height: auto; }
     ModelForm .form-marker { width: 2; color: $text-muted; }
@@ -131,6 +132,7 @@ class ModelForm(VerticalScroll):
             yield YesNo(start, id=wid)
         elif f.kind == "choice":
             options = list(f.choices)
+            prompt = "loading…" if f.source else ("choose…" if f.required else "(not set)")
             if value not in (None, "") and all(v != value for _t, v in options):
                 options.insert(0, (str(value), value))
             chosen: Any = value if value not in (None, "") else None
@@ -138,7 +140,7 @@ class ModelForm(VerticalScroll):
                 chosen = f.default
             yield Select(
                 [(Text(t), v) for t, v in options],
-                prompt="loading…" if f.source else "(not set)",
+                prompt=prompt,
                 allow_blank=not f.required or chosen is None,
                 value=chosen if chosen is not None else Select.NULL,
                 id=wid,
@@ -151,22 +153,28 @@ class ModelForm(VerticalScroll):
                     id=f"{wid}-text",
                     classes="-hidden",
                     compact=True,
+                    select_on_focus=False,
                 )
-        elif f.kind in ("json", "multiline"):
+        elif f.kind in ("json", "multiline", "lines"):
             yield TextArea(
                 "" if value is None else str(value), soft_wrap=True, id=wid, compact=True
             )
         else:
             yield Input(
                 "" if value is None else str(value),
-                placeholder="a, b, c" if f.kind == "list" else "",
                 password=f.kind == "secret",
                 type=INPUT_TYPES.get(f.kind, "text"),  # type: ignore[arg-type]
                 id=wid,
                 compact=True,
+                # Focus must not select the text: the next key would replace what was typed.
+                select_on_focus=False,
             )
 
     # -- reading and writing values ---------------------------------------------------------
+
+    def id_of(self, name: str) -> str:
+        """The id of the input of ``name``."""
+        return self._ids[name]
 
     def widget_for(self, name: str) -> Widget:
         """The input of field ``name``."""
@@ -202,7 +210,9 @@ class ModelForm(VerticalScroll):
         elif isinstance(widget, Input):
             widget.value = "" if value is None else str(value)
 
-    def set_choices(self, name: str, options: list[tuple[str, Any]]) -> None:
+    def set_choices(
+        self, name: str, options: list[tuple[str, Any]], *, prompt: str | None = None
+    ) -> None:
         """Fill the choice list of ``name`` (keeping a prefilled value that is still offered)."""
         widget = self.query_one(f"#{self._ids[name]}", Select)
         current = widget.value
@@ -210,7 +220,7 @@ class ModelForm(VerticalScroll):
         if current is not Select.NULL and all(v != current for _t, v in options):
             options = [(str(current), current), *options]
         widget.set_options([(Text(t), v) for t, v in options])
-        widget.prompt = "(not set)" if f and not f.required else "choose…"
+        widget.prompt = prompt or ("(not set)" if f and not f.required else "choose…")
         if current is not Select.NULL:
             widget.value = current
 
@@ -221,9 +231,12 @@ class ModelForm(VerticalScroll):
         text = self.query_one(f"#{wid}-text", Input)
         if select.value is not Select.NULL:
             text.value = str(select.value)
+        had_focus = select.has_focus
         select.add_class("-hidden")
         text.remove_class("-hidden")
         self._fallback.add(name)
+        if had_focus:
+            text.focus()  # the user may already be typing
         self._show_error(name, f"Choices could not be loaded ({reason}); type the value.")
 
     def show_errors(self, errors: Mapping[str, str]) -> None:
@@ -241,14 +254,16 @@ class ModelForm(VerticalScroll):
     def _show_error(self, name: str, message: str) -> None:
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)
         error = row.query_one(".form-error", Static)
-        error.update(Text(message))
+        # A shape as well as a colour: without colour an error must not read as help text.
+        error.update(Text(f"✖ {message}" if message else ""))
+        error.remove_class("-note")
         error.set_class(not message, "-hidden")
         row.set_class(bool(message), "-invalid")
 
     def error_text(self, name: str) -> str:
-        """The error shown beside ``name`` (tests)."""
+        """The error shown beside ``name`` ('' when none)."""
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)
-        return str(row.query_one(".form-error", Static).content)
+        return str(row.query_one(".form-error", Static).content).removeprefix("✖ ")
 
     # -- events and actions -----------------------------------------------------------------
 
@@ -284,8 +299,10 @@ class ModelForm(VerticalScroll):
         return None
 
     def action_generate(self) -> None:
-        """Generate a strong password into the focused secret field (else the first one)."""
-        name = self._focused_secret() or next(iter(self.form.secret_names), None)
+        """Generate a strong password into the focused password field (else the first one)."""
+        passwords = self.form.password_names
+        focused = self._focused_secret()
+        name = focused if focused in passwords else next(iter(passwords), None)
         if name is None:
             self.app.notify("This form has no password field.", title="Generate password")
             return
@@ -298,11 +315,11 @@ class ModelForm(VerticalScroll):
         widget.value = generate_password(length)
         widget.password = False  # shown so the user can keep it; ctrl+t hides it again
         self._show_error(name, "")
-        self.app.notify(
-            "A strong password was generated and is shown: keep it somewhere safe. "
-            "ctrl+t hides it.",
-            title="Generate password",
-        )
+        # Said beside the field, not in a toast that would outlive the form.
+        note = self.query_one(f"#row-{self._ids[name]}", Vertical).query_one(".form-error", Static)
+        note.update(Text("Generated and shown so you can keep it; ctrl+t hides it."))
+        note.remove_class("-hidden")
+        note.add_class("-note")
 
     def action_reveal(self) -> None:
         """Show or hide the focused secret field."""

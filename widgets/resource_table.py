@@ -199,6 +199,7 @@ class ResourceTable(ScrollView, can_focus=True):
         self._marked: set[Hashable] = set()
         self._strip_cache: dict[tuple[Any, ...], Strip] = {}
         self._header_cache: Strip | None = None
+        self._style_cache: dict[str, Style] = {}
         self._compute_widths()
 
     # -- public API -------------------------------------------------------------------------
@@ -364,7 +365,11 @@ class ResourceTable(ScrollView, can_focus=True):
     def _rebuild_view(self) -> None:
         previous_key = self.cursor_key
         rows = self._rows
-        if self._filter or self._predicate is not None:
+        text = self._filter
+        if self._predicate is None and text:
+            # The common case inlined (no call per row): about 2 ms for 10,000 rows, not 12.
+            view = [k for k in self._order if text in rows[k].haystack]
+        elif self._filter or self._predicate is not None:
             view = [k for k in self._order if self._matches(rows[k])]
         else:
             view = list(self._order)
@@ -377,7 +382,7 @@ class ResourceTable(ScrollView, can_focus=True):
     def _after_view_change(self, previous_key: Hashable | None, *, keep_offset: bool) -> None:
         old_index = self.cursor_row
         screen_offset = old_index - round(self.scroll_y)
-        self.virtual_size = Size(self._total_width(), len(self._view) + 1)
+        self._resize_virtual(Size(self._total_width(), len(self._view) + 1))
         index = old_index
         if previous_key is not None and (
             index >= len(self._view) or self._view[index] != previous_key
@@ -392,6 +397,29 @@ class ResourceTable(ScrollView, can_focus=True):
             self.scroll_to(y=max(0, index - screen_offset), animate=False, immediate=True)
         self._set_cursor(index, announce=self.cursor_key_of(index) != previous_key)
 
+    def _resize_virtual(self, size: Size) -> None:
+        """Set the scrollable size, without a screen layout when only the row count changed.
+
+        Assigning ``virtual_size`` makes Textual lay out the whole screen (about 20 ms here, on
+        every streamed page and filter keystroke). While the vertical scrollbar stays shown
+        and the width is unchanged, nothing outside this widget moves: updating the
+        scrollbar and repainting is enough.
+        """
+        old = self.virtual_size
+        if size == old:
+            return
+        height = self.size.height
+        if self.is_mounted and size.width == old.width and min(old.height, size.height) > height:
+            self.set_reactive(ResourceTable.virtual_size, size)
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = size.height
+            bar.refresh()
+            if self.scroll_y > self.max_scroll_y:
+                self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+            self.refresh()
+        else:
+            self.virtual_size = size
+
     def cursor_key_of(self, index: int) -> Hashable | None:
         """Key of the shown row at ``index``, if any."""
         return self._view[index] if 0 <= index < len(self._view) else None
@@ -400,9 +428,16 @@ class ResourceTable(ScrollView, can_focus=True):
         old = self.cursor_row
         self.set_reactive(ResourceTable.cursor_row, index)
         if self.is_mounted:
+            top = self.scroll_offset.y
             self._scroll_cursor_into_view()
             if old != index:
-                self.refresh()
+                if self.scroll_offset.y != top:
+                    self.refresh()
+                else:
+                    # Only the two rows whose cursor bar changed are painted again (line 0 is
+                    # the header, so row i is virtual line i + 1).
+                    self.refresh_line(old + 1)
+                    self.refresh_line(index + 1)
         if announce:
             self.post_message(self.CursorMoved(self, self.cursor_key))
 
@@ -445,7 +480,29 @@ class ResourceTable(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strip_cache.clear()
+        self._style_cache.clear()
         self._header_cache = None
+
+    def _style(self, component: str = "") -> Style:
+        """The widget's style plus a component's (cached: ``rich_style`` walks every ancestor).
+
+        The cache is dropped with the strips whenever Textual reports a style change (theme,
+        focus, CSS), so it never outlives the styles it was computed from.
+        """
+        style = self._style_cache.get(component)
+        if style is None:
+            base = self.rich_style
+            style = base + self.get_component_rich_style(component) if component else base
+            self._style_cache[component] = style
+        return style
+
+    def _component(self, name: str) -> Style:
+        """A component's own style, without the widget's (cached like :meth:`_style`)."""
+        key = f"={name}"
+        style = self._style_cache.get(key)
+        if style is None:
+            style = self._style_cache[key] = self.get_component_rich_style(name)
+        return style
 
     def _fit(self, text: str, width: int, right: bool = False) -> str:
         if cell_len(text) > width:
@@ -455,7 +512,7 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def _header_strip(self) -> Strip:
         if self._header_cache is None:
-            style = self.rich_style + self.get_component_rich_style("resource-table--header")
+            style = self._style("resource-table--header")
             parts = [" " * GUTTER]
             for index, (column, width) in enumerate(zip(self._columns, self._widths, strict=True)):
                 title = column.title
@@ -472,13 +529,11 @@ class ResourceTable(ScrollView, can_focus=True):
         strip = self._strip_cache.get(cache_key)
         if strip is not None:
             return strip
-        base = self.rich_style
-        if cursor:
-            base = base + self.get_component_rich_style("resource-table--cursor")
+        base = self._style("resource-table--cursor" if cursor else "")
         gutter = ("▶" if cursor else " ") + ("✓" if marked else " ")
         gutter_style = base
         if marked:
-            gutter_style = base + self.get_component_rich_style("resource-table--marked")
+            gutter_style = base + self._component("resource-table--marked")
         segments = [Segment(gutter, gutter_style)]
         tone_style: Style | None = None
         for index, (column, width) in enumerate(zip(self._columns, self._widths, strict=True)):
@@ -486,7 +541,7 @@ class ResourceTable(ScrollView, can_focus=True):
             style = base
             if column.status and row.tone:
                 if tone_style is None:
-                    tone_style = self.get_component_rich_style(f"resource-table--tone-{row.tone}")
+                    tone_style = self._component(f"resource-table--tone-{row.tone}")
                 style = base + tone_style
             segments.append(Segment(self._fit(text, width, column.numeric), style))
             segments.append(Segment(" ", base))
@@ -497,7 +552,7 @@ class ResourceTable(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._style()
         if y == 0:
             strip = self._header_strip()
         else:
@@ -507,8 +562,9 @@ class ResourceTable(ScrollView, can_focus=True):
             strip = self._row_strip(self._view[index], index == self.cursor_row)
             if index == self.cursor_row:
                 # The cursor bar spans the whole width, so it is easy to follow across columns.
-                cursor_style = base + self.get_component_rich_style("resource-table--cursor")
-                strip = strip.extend_cell_length(scroll_x + width, cursor_style)
+                strip = strip.extend_cell_length(
+                    scroll_x + width, self._style("resource-table--cursor")
+                )
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     # -- actions and events -----------------------------------------------------------------

@@ -50,8 +50,9 @@ def status_parts(app: Any) -> list[tuple[str, str]]:
             parts.append(("RESTRICTED", "status-bar--warn"))
         else:
             parts.append(("unrestricted", "status-bar--muted"))
-        if getattr(user, "scopes_readonly", False):
-            parts.append(("read-only token", "status-bar--warn"))
+        scopes = getattr(user, "scopes", None)
+        if scopes is not None and not any(str(x).endswith(":read_write") for x in scopes):
+            parts.append(("READ-ONLY token", "status-bar--warn"))
     last = getattr(app, "last_refresh", None)
     if last:
         stamp = datetime.fromtimestamp(last, UTC).strftime("%H:%M:%S")

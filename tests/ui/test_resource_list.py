@@ -231,7 +231,7 @@ async def test_copy_and_raw_json_of_the_selected_item() -> None:
         assert app.last_copied == "mysql-4100-primary.us-east.db.example.net"
         assert app.notification_log[-1] == (
             "Copied",
-            "hosts.primary: mysql-4100-primary.us-east.db.example.net",
+            "Primary host: mysql-4100-primary.us-east.db.example.net",
         )
         await pilot.press("J")
         assert isinstance(app.screen, JsonViewScreen)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.api.errors import ConnectFailure, Forbidden, RateLimited, ServerError
+from tui.api.errors import ConnectFailure, FieldError, Forbidden, RateLimited, ServerError
 from tui.refresh import (
     Diff,
     RefreshPolicy,
@@ -62,7 +62,9 @@ def test_classify_health() -> None:
 
 def test_describe_error_explains_403_and_429() -> None:
     text = describe_error(Forbidden(403, "GET", "/managed/contacts"))
-    assert "Not allowed" in text and "unrestricted" in text
+    assert "Not allowed" in text and "unrestricted" in text  # no reason given: the usual causes
+    reasoned = Forbidden(403, "PUT", "/x", [FieldError("You can change only your own scripts")])
+    assert describe_error(reasoned) == "Not allowed: You can change only your own scripts."
     assert "wait 5 s" in describe_error(RateLimited(429, "GET", "/x", retry_after=5))
     assert "unreachable" in describe_error(ConnectFailure("GET", "/x", "refused", sent=False))
 

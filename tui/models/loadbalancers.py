@@ -287,7 +287,7 @@ class _ConfigFields(RequestModel):
     """URL path the http and http_body checks request, for example /healthz."""
     check_body: str | None = None
     """Text the http_body check expects in the answer."""
-    check_passive: bool | None = None
+    check_passive: bool = True
     """Take a backend out of rotation when it answers 5xx (default on)."""
     proxy_protocol: ProxyProtocol | None = None
     """Pass the client address to backends: none (default), v1 (text) or v2 (binary); v1 and v2

@@ -104,7 +104,7 @@ class VolumeAttach(RequestModel):
     config_id: int | None = None
     """Configuration profile to join (default: the last booted one); not with
     persist_across_boots off."""
-    persist_across_boots: bool | None = None
+    persist_across_boots: bool = True
     """Keep the volume in the profile across reboots (default on). Off: the instance must be
     running and the attachment lasts until the next boot."""
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.api.endpoints import REGISTRY
-from tui.resources.spec import Action, ResourceSpec, dig
+from tui.resources.spec import IS_SET, Action, ResourceSpec, dig
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,19 @@ def availability(
             return False, f"this token lacks the {', '.join(missing)} scope"
     if item:
         for field, value, reason in action.refuse_when:
-            if dig(item, field) == value:
+            current = dig(item, field)
+            if current not in (None, "", []) if value is IS_SET else current == value:
                 return False, reason
+        owner = dig(item, spec.owner_field) if spec.owner_field else None
+        # Another account's items are visible only when public; those are never yours to change.
+        if (
+            action.owner_only
+            and owner
+            and user.username
+            and owner != user.username
+            and dig(item, "is_public")
+        ):
+            return False, f"owned by {owner}; you can change only your own"
         if action.allowed_statuses:
             status = spec.status_of(item)
             if status not in action.allowed_statuses:

@@ -36,7 +36,7 @@ SCRIPTS = ResourceSpec(
                 FieldSpec("updated", "Updated", "datetime"),
             ),
         ),
-        Section("Content", (FieldSpec("script", "Script"),)),
+        Section("Content", (FieldSpec("script", "Script", "block"),)),
     ),
     actions=(
         Action(
@@ -56,6 +56,7 @@ SCRIPTS = ResourceSpec(
             key="e",
             form="deployscripts:DeployScriptUpdate",
             description="Change the script (making it public cannot be undone)",
+            owner_only=True,
         ),
         Action(
             "deployscripts.delete",
@@ -70,6 +71,7 @@ SCRIPTS = ResourceSpec(
     status_field=None,
     copy_fields=("id",),
     grant_kind="deployscript",
+    owner_field="username",
     empty_hint="No deployment scripts. Press n to write one.",
 )
 

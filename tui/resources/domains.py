@@ -79,7 +79,7 @@ ZONE_FILE = ResourceSpec(
     parent_params=("domainId",),
     singleton=True,
     status_field=None,
-    sections=(Section("Zone file", (FieldSpec("zone_file", "Lines", "list"),)),),
+    sections=(Section("Zone file", (FieldSpec("zone_file", "Lines", "block"),)),),
 )
 
 DOMAINS = ResourceSpec(

@@ -6,7 +6,6 @@ same everywhere. Everything returns plain ``str``: the UI renders it literally, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -18,13 +17,26 @@ Tone = Literal["ok", "busy", "warn", "error", "muted"]
 TONES: tuple[Tone, ...] = ("ok", "busy", "warn", "error", "muted")
 
 OK_STATUSES = frozenset(
-    {"running", "active", "available", "ready", "successful", "enabled", "ok", "accept", "true"}
+    {
+        "running",
+        "active",
+        "available",
+        "ready",
+        "successful",
+        "enabled",
+        "ok",
+        "accept",
+        "true",
+        "up",
+    }
 )
 WARN_STATUSES = frozenset(
     {"degraded", "stopped", "unavailable", "drain", "backup", "suspended", "expired", "new"}
 )
-ERROR_STATUSES = frozenset({"failed", "error", "reject", "problem", "disabled_error", "unknown"})
-MUTED_STATUSES = frozenset({"offline", "disabled", "inactive", "revoked", "false", "closed"})
+ERROR_STATUSES = frozenset({"failed", "error", "reject", "problem", "disabled_error", "down"})
+MUTED_STATUSES = frozenset(
+    {"offline", "disabled", "inactive", "revoked", "false", "closed", "unknown"}
+)
 
 BADGE_SYMBOL: dict[Tone, str] = {"ok": "●", "busy": "◐", "warn": "▲", "error": "✖", "muted": "○"}
 """A shape per tone, so the tone survives NO_COLOR and colour blindness (text + shape + colour)."""
@@ -112,13 +124,26 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
             return "no data"
         latest = points[-1].get("y")
         return f"{len(points)} points, latest {format_value(latest)}"
+    if kind == "block":
+        lines = value if isinstance(value, list | tuple) else str(value).splitlines()
+        return "\n".join(_one_line(str(line)).rstrip() for line in lines)
     if kind == "json":
-        return _one_line(json.dumps(value, separators=(",", ":"), sort_keys=True))
+        return _structured(value)
     if isinstance(value, Mapping):
         return _one_line(", ".join(f"{k}: {format_value(v)}" for k, v in value.items()))
     if isinstance(value, list | tuple):
         return _one_line(", ".join(format_value(v) for v in value))
     return _one_line(str(value))
+
+
+def _structured(value: Any) -> str:
+    """Nested API data in words: ``in 48211.6, out 391877.25``; empty parts left out."""
+    if isinstance(value, Mapping):
+        parts = [f"{k} {_structured(v)}" for k, v in value.items() if v not in (None, "", [], {})]
+        return _one_line(", ".join(parts))
+    if isinstance(value, list | tuple):
+        return _one_line("; ".join(_structured(v) for v in value))
+    return format_value(value)
 
 
 def sort_value(value: Any) -> tuple[int, Any]:
@@ -165,6 +190,18 @@ def copy_value(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str, str] |
         if value not in (None, "", []):
             return key, str(value)
     return None
+
+
+def field_title(spec: ResourceSpec, key: str) -> str:
+    """What the spec calls the field ``key`` (a column or detail title), else the key."""
+    for column in spec.columns:
+        if column.key == key:
+            return column.title
+    for section in spec.sections:
+        for field in section.fields:
+            if field.key == key:
+                return field.title
+    return key
 
 
 def search_text(cells: Sequence[str]) -> str:

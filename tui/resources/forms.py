@@ -33,8 +33,11 @@ from pydantic.fields import FieldInfo
 from tui.api.endpoints import resolve_model
 from tui.resources.spec import dig
 
-FieldKind = Literal["text", "int", "float", "bool", "choice", "secret", "list", "json", "multiline"]
-"""Input kinds: ``list`` is comma-separated values; ``json`` and ``multiline`` use a text area."""
+FieldKind = Literal[
+    "text", "int", "float", "bool", "choice", "secret", "list", "lines", "json", "multiline"
+]
+"""Input kinds: ``list`` is comma-separated values, ``lines`` one value per line (SSH keys may
+contain commas); ``lines``, ``json`` and ``multiline`` use a text area."""
 
 MAX_REPEATED_GROUPS = 3
 """Lists of objects with at most this many entries are shown as repeated groups of inputs."""
@@ -47,6 +50,15 @@ MULTILINE_NAMES = frozenset(
 )
 """Fields that hold several lines whatever their declared bound."""
 
+LINE_LIST_NAMES = frozenset({"authorized_keys", "master_ips", "axfr_ips", "allow_list"})
+"""Lists entered one value per line (an SSH key's options may contain commas)."""
+
+PASSWORD_HINTS = ("pass", "password")
+"""Secret fields whose name says password get the generator (not PEM keys)."""
+
+REDACTED = "<REDACTED>"
+"""What the API returns instead of a stored secret: never prefilled, so an edit keeps it."""
+
 
 @dataclass(frozen=True)
 class ChoiceSource:
@@ -54,10 +66,13 @@ class ChoiceSource:
 
     Attributes:
         endpoint: Listing endpoint (registry name).
-        value: Item field that becomes the value.
+        value: Item field that becomes the value, or a ``str.format`` template over the item
+            (``{engine}/{version}``).
         label: ``str.format`` template over the item for the option text.
         params: Path parameter -> name of the action parameter that fills it.
         where: ``(field, value)`` an item must match to be offered (available images only).
+        form_params: Path parameter -> form field that fills it when the action has no such
+            parameter (a volume's attach form: the configs of the instance chosen above).
     """
 
     endpoint: str
@@ -65,6 +80,7 @@ class ChoiceSource:
     label: str = "{id}"
     params: Mapping[str, str] = field(default_factory=dict)
     where: tuple[str, Any] | None = None
+    form_params: Mapping[str, str] = field(default_factory=dict)
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -72,6 +88,8 @@ class ChoiceSource:
             text = self.label.format_map(_Lenient(item))
         except (ValueError, AttributeError, IndexError):
             text = str(item.get(self.value))
+        if "{" in self.value:
+            return text, self.value.format_map(_Lenient(item))
         return text, item.get(self.value)
 
     @property
@@ -103,12 +121,20 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     "image": ChoiceSource("images.list", label="{id} — {label}", where=("status", "available")),
     "kernel": ChoiceSource("compute.kernels.list", label="{id} — {label}"),
     "stackscript_id": ChoiceSource("deployscripts.list", label="{label} (#{id})"),
-    "engine": ChoiceSource("databases.engines.list", label="{id} — {engine} {version}"),
+    "engine": ChoiceSource(
+        "databases.engines.list",
+        value="{engine}/{version}",
+        label="{engine} {version}",
+        where=("engine", "mysql"),  # only MySQL databases can be created
+    ),
     "k8s_version": ChoiceSource("k8s.versions.list"),
     "cluster": ChoiceSource("object_storage.clusters.list", label="{id} — {region}"),
     "compute_id": ChoiceSource("compute.instances.list", label="{label} (#{id}, {region})"),
     "config_id": ChoiceSource(
-        "compute.configs.list", label="{label} (#{id})", params={"computeId": "computeId"}
+        "compute.configs.list",
+        label="{label} (#{id})",
+        params={"computeId": "computeId"},
+        form_params={"computeId": "compute_id"},
     ),
     "disk_id": ChoiceSource(
         "compute.disks.list", label="{label} (#{id})", params={"computeId": "computeId"}
@@ -163,6 +189,8 @@ class FormField:
         parts: list[str] = []
         if self.kind == "list":
             parts.append("comma-separated")
+        if self.kind == "lines":
+            parts.append("one per line")
         if self.min_length is not None and self.max_length is not None:
             parts.append(f"{self.min_length}..{self.max_length} chars")
         elif self.max_length is not None:
@@ -200,6 +228,13 @@ class FormSpec:
     def secret_names(self) -> tuple[str, ...]:
         """Names of the masked inputs."""
         return tuple(f.name for f in self.fields if f.kind == "secret")
+
+    @property
+    def password_names(self) -> tuple[str, ...]:
+        """Masked inputs that take a password (the generator fills these, not PEM keys)."""
+        return tuple(
+            name for name in self.secret_names if any(h in name.lower() for h in PASSWORD_HINTS)
+        )
 
 
 # -- reading models -------------------------------------------------------------------------
@@ -264,9 +299,64 @@ def _bounds(metadata: Iterable[Any]) -> dict[str, Any]:
     return out
 
 
+FIELD_TITLES = {
+    "compute_id": "Instance",
+    "computes": "Instances",
+    "config_id": "Configuration profile",
+    "disk_id": "Disk",
+    "volume_id": "Volume",
+    "backup_id": "Backup to restore",
+    "stackscript_id": "Deployment script",
+    "stackscript_data": "Deployment script answers",
+    "loadbalancers": "Load balancers",
+    "ttl_sec": "TTL (s)",
+    "expire_sec": "Expire (s)",
+    "refresh_sec": "Refresh (s)",
+    "retry_sec": "Retry (s)",
+    "k8s_version": "Kubernetes version",
+    "root_pass": "Root password",
+    "otp_code": "Code from the SMS",
+    "iso_code": "Country code (ISO)",
+    "soa_email": "SOA email",
+}
+"""Titles for API field names that read badly word by word."""
+
+ACRONYMS = {
+    "cpu": "CPU",
+    "io": "I/O",
+    "id": "ID",
+    "ids": "IDs",
+    "ip": "IP",
+    "ips": "IPs",
+    "ipv4": "IPv4",
+    "ipv6": "IPv6",
+    "ssl": "SSL",
+    "tls": "TLS",
+    "ssh": "SSH",
+    "url": "URL",
+    "ttl": "TTL",
+    "iso": "ISO",
+    "axfr": "AXFR",
+    "ha": "HA",
+    "acl": "ACL",
+    "cors": "CORS",
+    "ipam": "IPAM",
+    "mb": "MB",
+    "gb": "GB",
+}
+
+
 def _title(name: str) -> str:
-    words = name.replace("_", " ").strip()
-    return words[:1].upper() + words[1:]
+    if name in FIELD_TITLES:
+        return FIELD_TITLES[name]
+    words = [ACRONYMS.get(w, w) for w in name.split("_") if w]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def form_title(name: str) -> str:
+    """The title a form gives the field ``name`` (``compute_id`` -> ``Instance``)."""
+    return _title(name)
 
 
 def _num(value: float) -> str:
@@ -301,12 +391,36 @@ def _fields_of(
                 for index in range(limit):
                     out.extend(_fields_of(inner, f"{path}.{index}.", f"{title} {index + 1}"))
                 continue
+            example = json.dumps([_example(inner)], ensure_ascii=False)
+            help_text = f"{help_text} Example: {example}".strip()
             out.append(
                 FormField(path, title, "json", required, help_text, group=group, default=default)
             )
             continue
         out.append(_leaf(path, title, shape, required, help_text, group, default))
     return out
+
+
+def _example(model: type[BaseModel]) -> dict[str, Any]:
+    """One entry of a JSON field with the model's required fields, for the help text."""
+    sample: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        if not info.is_required():
+            continue
+        shape = _unwrap(info.annotation, info.metadata)
+        bounds = _bounds(shape.metadata)
+        core = shape.core
+        if typing.get_origin(core) is Literal:
+            sample[name] = typing.get_args(core)[0]
+        elif core in (int, float):
+            sample[name] = bounds.get("ge", 1)
+        elif core is bool:
+            sample[name] = False
+        elif _is_model(core):
+            sample[name] = _example(core)
+        else:
+            sample[name] = "…"
+    return sample
 
 
 def _leaf(
@@ -348,7 +462,8 @@ def _leaf(
         args = typing.get_args(core)
         item = _unwrap(args[0]).core if args else str
         if item in (str, int):
-            return FormField(path, title, "list", item_type=item, **common)
+            kind = "lines" if item is str and name in LINE_LIST_NAMES else "list"
+            return FormField(path, title, kind, item_type=item, **common)
         return FormField(path, title, "json", **common)
     if core is str:
         source = CHOICE_SOURCES.get(name)
@@ -384,12 +499,13 @@ def display_value(form_field: FormField, value: Any) -> Any:
         return False if form_field.kind == "bool" else ""
     if form_field.kind == "bool":
         return bool(value)
-    if form_field.kind == "secret":
+    if form_field.kind == "secret" or value == REDACTED:
         return ""  # never prefill a secret (the API does not return them anyway)
     if form_field.kind == "choice":
         return value
-    if form_field.kind == "list":
-        return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    if form_field.kind in ("list", "lines"):
+        joiner = "\n" if form_field.kind == "lines" else ", "
+        return joiner.join(str(v) for v in value) if isinstance(value, list) else str(value)
     if form_field.kind == "json":
         return json.dumps(value, indent=2, ensure_ascii=False)
     return str(value)
@@ -424,8 +540,9 @@ def _convert(form_field: FormField, raw: Any) -> Any:
             return float(text.strip())
         except ValueError:
             raise ValueError("must be a number") from None
-    if kind == "list":
-        parts = [p.strip() for p in text.split(",") if p.strip()]
+    if kind in ("list", "lines"):
+        separator = "\n" if kind == "lines" else ","
+        parts = [p.strip() for p in text.split(separator) if p.strip()]
         if form_field.item_type is int:
             try:
                 return [int(p) for p in parts]
@@ -541,7 +658,7 @@ def build_body(
             if _root(f.name) not in changed_roots:
                 continue
             if not nested and _blank(raw) and f.kind not in ("secret", "bool"):
-                flat[f.name] = [] if f.kind == "list" else None
+                flat[f.name] = [] if f.kind in ("list", "lines") else None
                 continue
         if f.kind == "bool":
             # A switch always has a value. A new item sends it only when it differs from the
@@ -591,6 +708,31 @@ def _loc_name(loc: Iterable[Any]) -> str:
 
 
 def _message(error: Mapping[str, Any]) -> str:
+    """A pydantic error in words a user reads (pydantic's own text names regexes and types)."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    plain = {
+        "missing": "required",
+        "string_too_short": "must be at least {min_length} characters",
+        "string_too_long": "must be at most {max_length} characters",
+        "too_short": "needs at least {min_length} entries",
+        "too_long": "may have at most {max_length} entries",
+        "greater_than_equal": "must be at least {ge}",
+        "less_than_equal": "must be at most {le}",
+        "greater_than": "must be more than {gt}",
+        "less_than": "must be less than {lt}",
+        "int_parsing": "must be a whole number",
+        "int_type": "must be a whole number",
+        "float_parsing": "must be a number",
+        "bool_parsing": "must be yes or no",
+        "literal_error": "must be one of {expected}",
+        "string_pattern_mismatch": "has characters or a form that is not allowed (see the help)",
+    }.get(kind)
+    if plain is not None:
+        try:
+            return plain.format_map(_Lenient(ctx))
+        except (ValueError, IndexError):
+            return plain
     msg = str(error.get("msg", "is not valid"))
     return re.sub(r"^(Value|Assertion) error, ", "", msg)
 

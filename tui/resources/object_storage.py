@@ -41,6 +41,7 @@ OBJECTS = ResourceSpec(
             form="object_storage:ObjectUrlCreate",
             grant="none",
             description="Create a pre-signed URL to get, put or delete the object",
+            prefill={"name": "name"},
         ),
         Action(
             "object_storage.object_acl",

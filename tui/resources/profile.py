@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.spec import IS_SET, Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 
 APPS = ResourceSpec(
     id="profile.apps",
@@ -222,6 +222,13 @@ PROFILE = ResourceSpec(
             form="profile:PhoneCodeSend",
             grant="none",
             description="Send a one-time code by SMS to verify a phone number",
+            refuse_when=(
+                (
+                    "verified_phone_number",
+                    IS_SET,
+                    "a verified number is set; remove it first (P), then send a code",
+                ),
+            ),
         ),
         Action(
             "profile.phone_verify",

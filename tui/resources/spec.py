@@ -24,9 +24,21 @@ ValueKind = Literal[
     "json",
     "secret",
     "series",
+    "block",
 ]
 """How a value is formatted: ``mb``/``gb`` are sizes in those units, ``bytes`` raw bytes,
-``series`` a list of ``{x, y}`` points (shown as a count and the latest value)."""
+``series`` a list of ``{x, y}`` points (shown as a count and the latest value), ``block``
+preformatted text kept line by line (a script, a zone file's lines)."""
+
+
+class _IsSet:
+    """Sentinel of ``Action.refuse_when``: the field has any value (not None, empty or [])."""
+
+    def __repr__(self) -> str:
+        return "IS_SET"
+
+
+IS_SET: Any = _IsSet()
 
 ConfirmKind = Literal["none", "confirm", "typed"]
 """``confirm``: yes/no dialog; ``typed``: the user types the resource's label (irreversible)."""
@@ -102,7 +114,11 @@ class Action:
             rescue device map, stats, preferences editor ...).
         description: One line for help and the palette.
         refuse_when: ``(field, value, reason)`` rules: the action is unavailable for an item
-            whose ``field`` equals ``value`` (public images cannot be edited ...).
+            whose ``field`` equals ``value`` (public images cannot be edited ...); the value
+            :data:`IS_SET` matches any present value (an attached volume's ``compute_id``).
+        owner_only: Only the item's owner (``ResourceSpec.owner_field``) may run it.
+        prefill: Form field -> item field, prefilled in a form that is not an edit (a
+            pre-signed URL's object name).
     """
 
     id: str
@@ -117,6 +133,8 @@ class Action:
     screen: str | None = None
     description: str = ""
     refuse_when: tuple[tuple[str, Any, str], ...] = ()
+    owner_only: bool = False
+    prefill: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -156,6 +174,7 @@ class ResourceSpec:
         singleton: The resource is one object (the profile): the area shows its detail screen.
         quick_filter: ``(field, values)`` the list cycles through with a key (kernels by
             architecture); the first state is always "all".
+        owner_field: Field naming the user who owns an item (deployment scripts).
     """
 
     id: str
@@ -183,6 +202,7 @@ class ResourceSpec:
     item_spec_field: str | None = None
     singleton: bool = False
     quick_filter: tuple[str, tuple[str, ...]] | None = None
+    owner_field: str | None = None
 
     def action(self, action_id: str) -> Action | None:
         """The action with that id, if the spec has it."""

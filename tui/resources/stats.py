@@ -8,6 +8,7 @@ the screens only draw.
 
 from __future__ import annotations
 
+import calendar
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -141,6 +142,11 @@ class Month:
         """The month ``delta`` months later (earlier when negative)."""
         index = self.year * 12 + (self.month - 1) + delta
         return Month(index // 12, index % 12 + 1)
+
+    @property
+    def days(self) -> int:
+        """Days in the month."""
+        return calendar.monthrange(self.year, self.month)[1]
 
     def label(self) -> str:
         """``March 2026``."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.resources.spec import Action, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.spec import IS_SET, Action, Column, FieldSpec, ResourceSpec, Section
 
 VOLUME_TRANSITIONAL = frozenset({"creating", "resizing", "migrating", "deleting", "cloning"})
 
@@ -72,6 +72,7 @@ VOLUMES = ResourceSpec(
             key="a",
             form="volumes:VolumeAttach",
             description="Attach to an instance in the same region",
+            refuse_when=(("compute_id", IS_SET, "already attached; detach it first (D)"),),
         ),
         Action(
             "volumes.detach",
@@ -80,6 +81,7 @@ VOLUMES = ResourceSpec(
             key="D",
             confirm="confirm",
             description="Detach from its instance",
+            refuse_when=(("compute_id", None, "not attached to an instance"),),
         ),
         Action(
             "volumes.clone",

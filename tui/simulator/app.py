@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import httpx
+from pydantic_core import PydanticSerializationError, to_json
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -65,9 +66,23 @@ class DroppedConnection(Exception):
     """Raised by the app to break the connection without an answer."""
 
 
+def _encode(data: Any) -> bytes:
+    """Compact JSON with non-ASCII as ``\\u`` escapes, as the API sends it.
+
+    pydantic-core's encoder is about four times faster than ``json.dumps`` on a page of
+    instances (the served simulator's main cost); the result is the same JSON text but for
+    exponent spelling (``1e-7`` for ``1e-07``). Older pydantic-core releases without
+    ``ensure_ascii``, and values it cannot encode, take the standard library's path.
+    """
+    try:
+        return to_json(data, ensure_ascii=True)
+    except (TypeError, PydanticSerializationError):
+        return json.dumps(data, separators=(",", ":")).encode()
+
+
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(
-        json.dumps(data, separators=(",", ":")),
+        _encode(data),
         status_code=status,
         headers=headers,
         media_type="application/json",
