@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.widgets import Select
+
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.once import OnceModal
@@ -178,3 +180,59 @@ async def test_read_only_token_greys_out_changes() -> None:
         assert title == "New volume: not available"
         assert "volumes:read_write" in message
         assert not isinstance(app.screen, FormModal)
+
+
+async def options_of(pilot: Any, form: Any, name: str, at_least: int = 1) -> list[Any]:
+    """The values a choice input offers, once loaded."""
+    widget = form.widget_for(name)
+    for _ in range(50):
+        values = [v for _text, v in widget._options if v is not None and v is not Select.NULL]
+        if len(values) >= at_least:
+            return values
+        await pilot.pause()
+    raise AssertionError(f"{name} offered no choices")
+
+
+async def test_a_mysql_database_is_created_from_the_offered_engines() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        app.go_to_area("databases")
+        await settle(pilot)
+        await pilot.press("n")
+        modal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        engines = await options_of(pilot, form, "engine")
+        assert engines and all(str(e).startswith("mysql/") for e in engines)
+        form.set_value("engine", engines[0])
+        form.set_value("label", "qa-db")
+        form.set_value("region", (await options_of(pilot, form, "region"))[0])
+        form.set_value("type", (await options_of(pilot, form, "type"))[0])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, FormModal)
+        rows = app.session.simulator.store.rows("databases.instances")
+        assert any(r.get("label") == "qa-db" for r in rows)
+
+
+async def test_attach_offers_the_configs_of_the_instance_chosen() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        while pane.current_item and pane.current_item.get("compute_id"):
+            await pilot.press("down")  # a free volume
+        assert pane.current_item is not None
+        await pilot.press("a")
+        modal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        assert form.values()["persist_across_boots"] is True  # the API's default, shown
+        instances = await options_of(pilot, form, "compute_id")
+        assert await options_of(pilot, form, "config_id", at_least=0) == []
+        form.set_value("compute_id", instances[0])
+        configs = await options_of(pilot, form, "config_id")
+        store = app.session.simulator.store
+        expected = {
+            c["id"] for c in store.rows("compute.configs") if c["_compute_id"] == instances[0]
+        }
+        assert set(configs) == expected
