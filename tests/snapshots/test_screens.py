@@ -12,9 +12,11 @@ from syrupy.assertion import SnapshotAssertion
 from textual.app import App
 from textual.widgets import Input, TabbedContent
 
+from screens.confirm import ConfirmModal
+from screens.form import FormModal
 from screens.login import LoginScreen
 from screens.resource_list import ResourceListPane
-from tests.ui.helpers import demo_session, make_app, settle
+from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
 from tui.config import Settings
 from tui.simulator import Simulator, VirtualClock
 
@@ -22,6 +24,14 @@ from tui.simulator import Simulator, VirtualClock
 async def picture(pilot: Any) -> str:
     """Settle, stop cursor blinking, and export the screen."""
     await settle(pilot)
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+    return pilot.app.export_screenshot()
+
+
+async def modal_picture(pilot: Any) -> str:
+    """Export a dialog opened by an action (its worker is waiting: no settle)."""
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
     await pilot.pause()
@@ -42,11 +52,27 @@ async def open_first(pilot: Any, key: str | None = None) -> None:
     await settle(pilot)
 
 
-async def test_databases_list_120x40(svg_snapshot: SnapshotAssertion) -> None:
+async def test_new_instance_form(svg_snapshot: SnapshotAssertion) -> None:
     app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await goto(pilot, "databases")
-        assert await picture(pilot) == svg_snapshot
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        modal = await wait_for_screen(pilot, FormModal)
+        for _ in range(20):  # the choice lists load
+            await pilot.pause()
+        modal.model_form.set_value("label", "ab")  # too short: shown beside the field
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert await modal_picture(pilot) == svg_snapshot
+
+
+async def test_typed_delete_confirmation(svg_snapshot: SnapshotAssertion) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await wait_for_screen(pilot, ConfirmModal)
+        assert await modal_picture(pilot) == svg_snapshot
 
 
 async def test_databases_list_80x24(svg_snapshot: SnapshotAssertion) -> None:
