@@ -146,6 +146,6 @@ def test_demo_start_three_areas_a_create_and_a_delete(terminal: Terminal) -> Non
     terminal.type("e2e-scratch")
     terminal.keys("Enter")
     terminal.wait_for("No rows match the filter")
-    assert "e2e-scratch    " not in terminal.screen()
+    assert "▶ e2e-scratch" not in terminal.screen()  # no row left under the filter
 
     terminal.keys("C-q")
