@@ -1,8 +1,19 @@
 """Benchmark 1: list 10,000 instances over HTTP with 50 ms simulated latency.
 
-Compares the client's concurrent pagination with the same client fetching page by page.
-Targets: >= 5x faster than sequential; first page within 1.2 round trips; all items within
-16 round trips of latency plus parsing.
+``cloudtui sim --scale N --latency L`` runs in a child process on 127.0.0.1. The client lists
+every instance with its concurrent pagination (8 requests in flight) and, interleaved in the
+same run, the same client with one request in flight (sequential), for each page plan:
+
+- ``default``: what the app does: page 1 at the client's page size (settings: 100), the rest
+  in the largest pages the endpoint allows (500) where they tile: 25 requests for 10,012 items;
+- ``uniform-100``: every page 100 items (101 requests);
+- ``uniform-500``: every page 500 items (21 requests).
+
+Round trips are counted in units of the median time of a tiny request (``GET /profile``)
+measured in the same run. Items are parsed into the endpoint's pydantic model (``Instance``).
+
+Targets: >= 5x faster than sequential; first page within 1.2 round trips; all items within 16
+round trips of latency plus parsing.
 
 Run: .venv/bin/python benchmarks/bench_list.py [--runs 5] [--scale 10000] [--latency 0.05]
 """
@@ -14,28 +25,46 @@ import asyncio
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import fmt_ms, median, report, served_simulator
 from tui.api.client import ApiClient
+from tui.config import Settings
 from tui.simulator import DEMO_TOKENS
 
+PLANS: dict[str, int | None] = {"default": None, "uniform-100": 100, "uniform-500": 500}
+"""Plan name -> explicit page size (None: the client's default plan)."""
 
-async def one_run(base: str, concurrency: int, page_size: int) -> tuple[float, float, int]:
-    """Time to first page and to every item, for one listing."""
+
+async def one_run(
+    base: str, concurrency: int, page_size: int | None, client_page_size: int
+) -> dict[str, float]:
+    """Time to the first page and to every item, for one listing, plus the client's CPU."""
     async with ApiClient(
-        base, DEMO_TOKENS["unrestricted"], max_concurrency=concurrency, page_size=page_size
+        base,
+        DEMO_TOKENS["unrestricted"],
+        max_concurrency=concurrency,
+        page_size=client_page_size,
     ) as client:
         await client.call("profile.view")  # open the connection outside the measurement
+        sent = client.request_count
+        cpu = time.process_time()
         start = time.perf_counter()
         first = 0.0
         count = 0
-        async for page in client.iter_all("compute.instances.list"):
+        async for page in client.iter_all("compute.instances.list", page_size=page_size):
             if not first:
                 first = time.perf_counter() - start
             count += len(page.data)
-        return first, time.perf_counter() - start, count
+        return {
+            "first": first,
+            "all": time.perf_counter() - start,
+            "items": count,
+            "requests": client.request_count - sent,
+            "cpu": time.process_time() - cpu,
+        }
 
 
 async def measure_round_trip(base: str) -> float:
@@ -43,7 +72,7 @@ async def measure_round_trip(base: str) -> float:
     async with ApiClient(base, DEMO_TOKENS["unrestricted"]) as client:
         await client.call("profile.view")
         times = []
-        for _ in range(7):
+        for _ in range(9):
             t = time.perf_counter()
             await client.call("profile.view")
             times.append(time.perf_counter() - t)
@@ -51,44 +80,63 @@ async def measure_round_trip(base: str) -> float:
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    plans = [p for p in PLANS if p in args.plans.split(",")]
+    size = Settings().page_size
+    runs: dict[str, dict[str, list[dict[str, float]]]] = {
+        p: {"concurrent": [], "sequential": []} for p in plans
+    }
     with served_simulator("--scale", str(args.scale), "--latency", str(args.latency)) as base:
+        await one_run(base, args.concurrency, None, size)  # warm both processes up
         rtt = await measure_round_trip(base)
-        concurrent: list[tuple[float, float, int]] = []
-        sequential: list[tuple[float, float, int]] = []
         for _ in range(args.runs):
-            # Interleave so both modes see the same machine noise.
-            concurrent.append(await one_run(base, args.concurrency, args.page_size))
-            sequential.append(await one_run(base, 1, args.page_size))
-    items = concurrent[0][2]
-    c_first = median([r[0] for r in concurrent])
-    c_all = median([r[1] for r in concurrent])
-    s_all = median([r[1] for r in sequential])
-    report(
-        f"List {items} instances, {args.latency * 1000:.0f} ms latency, page_size {args.page_size},"
-        f" {args.runs} runs (medians)",
-        [
-            ("round trip (small request)", fmt_ms(rtt)),
-            ("concurrent: first page", f"{fmt_ms(c_first)} = {c_first / rtt:.2f} round trips"),
-            ("concurrent: all items", f"{fmt_ms(c_all)} = {c_all / rtt:.2f} round trips"),
-            ("sequential: all items", f"{fmt_ms(s_all)} = {s_all / rtt:.2f} round trips"),
-            ("speed-up (sequential / concurrent)", f"{s_all / c_all:.2f}x"),
-        ],
-    )
+            # Interleaved, so every plan and mode sees the same machine noise.
+            for plan in plans:
+                explicit = PLANS[plan]
+                runs[plan]["concurrent"].append(
+                    await one_run(base, args.concurrency, explicit, size)
+                )
+                runs[plan]["sequential"].append(await one_run(base, 1, explicit, size))
+        rtt = median([rtt, await measure_round_trip(base)])
+
+    def med(plan: str, mode: str, key: str) -> float:
+        return median([r[key] for r in runs[plan][mode]])
+
+    for plan in plans:
+        c_first = med(plan, "concurrent", "first")
+        c_all = med(plan, "concurrent", "all")
+        s_all = med(plan, "sequential", "all")
+        items = int(runs[plan]["concurrent"][0]["items"])
+        requests = int(runs[plan]["concurrent"][0]["requests"])
+        report(
+            f"List {items} instances, plan {plan} ({requests} requests), "
+            f"{args.latency * 1000:.0f} ms latency, {args.concurrency} in flight, "
+            f"{args.runs} runs (medians)",
+            [
+                ("round trip (small request)", fmt_ms(rtt)),
+                ("concurrent: first page", f"{fmt_ms(c_first)} = {c_first / rtt:.2f} round trips"),
+                ("concurrent: all items", f"{fmt_ms(c_all)} = {c_all / rtt:.2f} round trips"),
+                ("concurrent: client CPU", fmt_ms(med(plan, "concurrent", "cpu"))),
+                ("sequential: all items", f"{fmt_ms(s_all)} = {s_all / rtt:.2f} round trips"),
+                ("speed-up (sequential / concurrent)", f"{s_all / c_all:.2f}x"),
+            ],
+        )
     print(
         "  targets: speed-up >= 5x; first page <= 1.2 round trips; all <= 16 round trips",
         flush=True,
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> Any:
     """Parse flags and run."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--scale", type=int, default=10000)
     parser.add_argument("--latency", type=float, default=0.05)
-    parser.add_argument("--page-size", type=int, default=500)
     parser.add_argument("--concurrency", type=int, default=8)
-    asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument(
+        "--plans", default=",".join(PLANS), help=f"comma-separated subset of {', '.join(PLANS)}"
+    )
+    asyncio.run(main_async(parser.parse_args(argv)))
 
 
 if __name__ == "__main__":

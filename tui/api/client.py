@@ -24,7 +24,7 @@ from tui.api.errors import (
     TransportFailure,
     error_for_status,
 )
-from tui.api.pagination import Page, PageFormatError, parse_page, parse_page_json
+from tui.api.pagination import Page, PageFormatError, page_plan, parse_page, parse_page_json
 from tui.api.paths import fill_path
 from tui.api.retry import RetryPolicy
 from tui.models.base import RequestModel
@@ -404,40 +404,57 @@ class ApiClient:
             The typed page.
         """
         e = endpoint(ep)
+        item_model = model if model is not None else e.response_model()
+        response, path = await self._page_response(e, path_params, page, page_size, query)
+        return self._parse_page(e, path, response, item_model)
+
+    async def _page_response(
+        self,
+        e: Endpoint,
+        path_params: Mapping[str, Any] | None,
+        page: int,
+        page_size: int | None,
+        query: Mapping[str, Any] | None,
+    ) -> tuple[httpx.Response, str]:
+        """The raw answer for one page (retried like any request) and its concrete path."""
         size = min(page_size or self.page_size, e.page_size_max)
         path = fill_path(e.path, dict(path_params or {}))
         params = {k: v for k, v in (query or {}).items() if v is not None}
         params.update(page=page, page_size=size)
-        item_model = model if model is not None else e.response_model()
         attempt = 0
         while True:
             attempt += 1
             try:
-                response = await self._exchange(e.method, path, None, params)
-                # Decoding and validating in one pass from the bytes (pydantic-core's parser)
-                # costs about half of json.loads plus model_validate on a 500-item page.
-                return parse_page_json(response.content, item_model)
-            except PageFormatError:
-                # Not a valid envelope as raw JSON (empty body, odd shape): the ordinary path
-                # decides between "not JSON" (502) and a validation error, as for any call.
-                pass
+                return await self._exchange(e.method, path, None, params), path
             except CloudError as error:
                 if not self.retry.should_retry(e.method, error, attempt):
                     raise
                 wait = self.retry.delay(error, attempt)
                 log.info("retrying %s %s in %.2fs after %s", e.method, path, wait, error)
                 await self.retry.sleep(wait)
-                continue
-            body = response.content
-            if response.status_code == 204 or not body.strip():
-                return parse_page({}, item_model)
-            try:
-                payload = response.json()
-            except ValueError:
-                raise error_for_status(
-                    502, e.method, path, body, response.headers.get("content-type", "")
-                ) from None
-            return parse_page(payload, item_model)
+
+    @staticmethod
+    def _parse_page(
+        e: Endpoint, path: str, response: httpx.Response, item_model: type[T] | None
+    ) -> Page[T]:
+        try:
+            # Decoding and validating in one pass from the bytes (pydantic-core's parser)
+            # costs about half of json.loads plus model_validate on a 500-item page.
+            return parse_page_json(response.content, item_model)
+        except PageFormatError:
+            # Not a valid envelope as raw JSON (empty body, odd shape): the ordinary path
+            # decides between "not JSON" (502) and a validation error, as for any call.
+            pass
+        body = response.content
+        if response.status_code == 204 or not body.strip():
+            return parse_page({}, item_model)
+        try:
+            payload = response.json()
+        except ValueError:
+            raise error_for_status(
+                502, e.method, path, body, response.headers.get("content-type", "")
+            ) from None
+        return parse_page(payload, item_model)
 
     async def iter_all(
         self,
@@ -451,9 +468,14 @@ class ApiClient:
     ) -> AsyncIterator[Page[T]]:
         """Yield every page of a collection, in order, as soon as each is ready.
 
-        Page 1 is fetched first (it tells how many pages exist); pages 2..N are then fetched
+        Page 1 is fetched first (it tells how many items exist); the rest are then fetched
         concurrently with at most ``max_concurrency`` requests in flight. Pages are still yielded
         in order, so a caller can render page 1 after one round trip and append the rest.
+
+        Without an explicit ``page_size``, page 1 has the client's page size (the first rows
+        arrive quickly) and the rest come in pages as large as the endpoint allows, where the
+        sizes tile (see :func:`~tui.api.pagination.page_plan`): 10,000 instances take 25
+        requests instead of 101.
 
         Args:
             ep: Collection endpoint or its name.
@@ -466,21 +488,32 @@ class ApiClient:
         Yields:
             Pages 1..N in order.
         """
+        e = endpoint(ep)
         first: Page[T] = await self.fetch_page(
-            ep, path_params, page=1, page_size=page_size, model=model, query=query
+            e, path_params, page=1, page_size=page_size, model=model, query=query
         )
         yield first
         if first.pages <= 1:
             return
+        size = min(page_size or self.page_size, e.page_size_max)
+        largest = e.page_size_max if page_size is None else size
+        if -(-first.results // size) == first.pages:
+            plan = page_plan(first.results, size, largest)
+        else:
+            # The envelope's counts disagree: follow "pages", all of page 1's size.
+            plan = [(n, size) for n in range(2, first.pages + 1)]
         bound = asyncio.Semaphore(max_concurrency or self.max_concurrency)
 
-        async def one(number: int) -> Page[T]:
-            async with bound:
-                return await self.fetch_page(
-                    ep, path_params, page=number, page_size=page_size, model=model, query=query
-                )
+        item_model = model if model is not None else e.response_model()
 
-        tasks = [asyncio.ensure_future(one(n)) for n in range(2, first.pages + 1)]
+        async def one(number: int, items: int) -> Page[T]:
+            async with bound:
+                response, path = await self._page_response(e, path_params, number, items, query)
+            # Parsed after the slot is released: the next request is already on its way while
+            # this page is validated, so parsing does not stretch the round trips.
+            return self._parse_page(e, path, response, item_model)
+
+        tasks = [asyncio.ensure_future(one(n, items)) for n, items in plan]
         try:
             for task in tasks:
                 yield await task
@@ -489,6 +522,17 @@ class ApiClient:
                 task.cancel()
             # Collect cancelled or failed siblings so none logs "exception was never retrieved".
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def listing_requests(self, ep: Endpoint | str, total: int) -> int:
+        """Requests :meth:`iter_all` makes to list ``total`` items with the default page sizes.
+
+        Refresh scheduling uses it to keep a large list within its request budget.
+        """
+        e = endpoint(ep)
+        if not e.paged:
+            return 1
+        size = min(self.page_size, e.page_size_max)
+        return 1 + len(page_plan(total, size, e.page_size_max))
 
     async def fetch_all(
         self,

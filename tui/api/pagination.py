@@ -84,3 +84,29 @@ def parse_page_json(content: bytes, model: type[T] | None = None) -> Page[Any]:
     finally:
         if paused:
             gc.enable()
+
+
+def page_plan(results: int, size: int, largest: int) -> list[tuple[int, int]]:
+    """The ``(page, page_size)`` requests that fetch a collection after its page 1.
+
+    Page 1 (of ``size`` items) was fetched first. Pages of ``largest`` items cover the same
+    positions as ``largest // size`` pages of ``size`` items, so when ``largest`` is a
+    multiple of ``size`` the items up to ``largest`` come in small pages 2.. and everything
+    after in large pages 2..: fewer requests, same items, same order. Otherwise every page has
+    ``size`` items.
+
+    Args:
+        results: Items in the collection (from page 1).
+        size: Items per page of page 1.
+        largest: Largest page size the endpoint accepts.
+
+    Returns:
+        The requests in item order (empty when page 1 held everything).
+    """
+    if size <= 0 or results <= size:
+        return []
+    if largest <= size or largest % size or results <= largest:
+        return [(n, size) for n in range(2, -(-results // size) + 1)]
+    small = [(n, size) for n in range(2, largest // size + 1)]
+    large = [(n, largest) for n in range(2, -(-results // largest) + 1)]
+    return small + large

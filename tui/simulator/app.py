@@ -75,7 +75,9 @@ def _encode(data: Any) -> bytes:
     ``ensure_ascii``, and values it cannot encode, take the standard library's path.
     """
     try:
-        return to_json(data, ensure_ascii=True)
+        raw = to_json(data)
+        # Escaping costs as much again as encoding: only answers that need it pay for it.
+        return raw if raw.isascii() else to_json(data, ensure_ascii=True)
     except (TypeError, PydanticSerializationError):
         return json.dumps(data, separators=(",", ":")).encode()
 

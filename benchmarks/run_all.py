@@ -1,0 +1,46 @@
+"""Run the five benchmarks one after the other (about 4 minutes here) and print their figures.
+
+Each benchmark runs in its own process, so one's memory or imports never colour another's.
+
+Run: .venv/bin/python benchmarks/run_all.py [--only list,app,startup,requests,memory]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+BENCHMARKS: dict[str, list[str]] = {
+    "list": ["bench_list.py", "--runs", "3"],
+    "app": ["bench_app.py", "--runs", "3"],
+    "startup": ["bench_startup.py", "--runs", "7"],
+    "requests": ["bench_requests.py"],
+    "memory": ["bench_memory.py", "--cycles", "1000"],
+}
+"""Name -> script and arguments (repeats chosen so that all five fit in 5 minutes)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the selected benchmarks; returns the number that failed."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", default=",".join(BENCHMARKS))
+    args = parser.parse_args(argv)
+    failed = 0
+    start = time.perf_counter()
+    for name in args.only.split(","):
+        script, *flags = BENCHMARKS[name]
+        began = time.perf_counter()
+        done = subprocess.run([sys.executable, str(HERE / script), *flags], check=False)
+        failed += done.returncode != 0
+        print(f"  ({name}: {time.perf_counter() - began:.0f} s)", flush=True)
+    print(f"\nall benchmarks: {time.perf_counter() - start:.0f} s, {failed} failed", flush=True)
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
