@@ -232,8 +232,10 @@ def cmd_app(args: argparse.Namespace) -> int:
     if args.demo:
         from tui.app import run_app
 
+        # Lazy: the simulator is built in a worker thread at the first request, so the first
+        # frame does not wait for it (building it earlier only splits the GIL with the UI).
         demo = Session.for_demo(
-            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency
+            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency, lazy=True
         )
         return run_app(settings, demo)
     from tui.api.client import InsecureBaseUrl, validate_base_url

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import httpx
 from pydantic import SecretStr
 
 from tui.api.client import ApiClient
@@ -16,8 +17,9 @@ from tui.api.services import Services
 from tui.config import Settings
 
 if TYPE_CHECKING:
-    from tui.simulator import Simulator
+    from tui.simulator.app import Simulator
     from tui.simulator.clock import Clock
+    from tui.simulator.lazy import LazySimulatorTransport
 
 DEMO_USERS = ("unrestricted", "restricted", "readonly")
 
@@ -32,7 +34,8 @@ class Session:
         settings: Loaded settings.
         profile_name: Profile in use (``DEMO`` in demo mode).
         demo_user: Demo user kind, or None outside demo mode.
-        simulator: The in-process simulator in demo mode.
+        backend: The in-process simulator in demo mode, or the transport that builds it on the
+            first request (see :attr:`simulator`).
         token_scopes: OAuth scopes of the token when known (demo tokens); None when the token is
             personal or its scopes are unknown.
     """
@@ -42,13 +45,22 @@ class Session:
     settings: Settings
     profile_name: str
     demo_user: str | None = None
-    simulator: Simulator | None = field(default=None, repr=False)
+    backend: Simulator | LazySimulatorTransport | None = field(default=None, repr=False)
     token_scopes: frozenset[str] | None = None
 
     @property
     def demo(self) -> bool:
         """True when running against the in-process simulator."""
-        return self.simulator is not None
+        return self.backend is not None
+
+    @property
+    def simulator(self) -> Simulator | None:
+        """The in-process simulator (None outside demo mode, or until a lazy one is built)."""
+        from tui.simulator.lazy import LazySimulatorTransport
+
+        if isinstance(self.backend, LazySimulatorTransport):
+            return self.backend.simulator
+        return self.backend
 
     @property
     def api_host(self) -> str:
@@ -65,6 +77,7 @@ class Session:
         scale: int = 0,
         latency: float = 0.0,
         retry: RetryPolicy | None = None,
+        lazy: bool = False,
     ) -> Session:
         """A session on a freshly seeded in-process simulator (no token, no network, no port).
 
@@ -75,24 +88,39 @@ class Session:
             scale: Extra instances to seed.
             latency: Simulated latency per request, seconds.
             retry: Retry policy override.
+            lazy: Build the simulator on the first request, in a worker thread, so the first
+                frame does not wait for it (``cloudtui --demo``).
         """
-        from tui.simulator import DEMO_TOKENS, IN_PROCESS_BASE, Faults, Simulator
-        from tui.simulator.auth import READONLY_SCOPES
+        from tui.simulator.auth import DEMO_TOKENS, READONLY_SCOPES
+        from tui.simulator.lazy import IN_PROCESS_BASE, LazySimulatorTransport
 
         if user not in DEMO_USERS:
             raise ValueError(f"unknown demo user {user!r}; choose from {', '.join(DEMO_USERS)}")
-        sim = Simulator(clock=clock, scale=scale, faults=Faults(latency=latency))
+
+        def build() -> Simulator:
+            from tui.simulator.app import Simulator
+            from tui.simulator.faults import Faults
+
+            return Simulator(clock=clock, scale=scale, faults=Faults(latency=latency))
+
+        backend: Simulator | LazySimulatorTransport
+        if lazy:
+            backend = LazySimulatorTransport(build)
+            transport: httpx.AsyncBaseTransport = backend
+        else:
+            backend = build()
+            transport = backend.transport()
         client = ApiClient(
             IN_PROCESS_BASE,
             SecretStr(DEMO_TOKENS[user]),
-            transport=sim.transport(),
+            transport=transport,
             allow_insecure=True,
             retry=retry,
             max_concurrency=settings.max_concurrency,
             page_size=settings.page_size,
         )
         scopes = frozenset(READONLY_SCOPES) if user == "readonly" else None
-        return cls(client, Services(client), settings, "DEMO", user, sim, scopes)
+        return cls(client, Services(client), settings, "DEMO", user, backend, scopes)
 
     @classmethod
     def for_profile(

@@ -89,6 +89,8 @@ def _human_bytes(value: float) -> str:
 
 def _one_line(text: str) -> str:
     # Control characters (newlines, escapes) would break a table row or inject terminal codes.
+    if text.isprintable():
+        return text  # the common case, checked in C: 10,000-row lists format much faster
     return "".join(ch if ch.isprintable() else " " for ch in text)
 
 

@@ -31,6 +31,7 @@ from tui.simulator.clock import Clock, RealClock
 from tui.simulator.context import Collection, Ctx
 from tui.simulator.errors import SimError
 from tui.simulator.faults import Faults
+from tui.simulator.lazy import IN_PROCESS_BASE
 from tui.simulator.router import Router
 from tui.simulator.store import Store
 
@@ -57,9 +58,6 @@ DEFAULT_TIMINGS: dict[str, float] = {
     "volumes.resize": 4.0,
 }
 """Seconds each asynchronous step takes (short, so the demo shows the transitions)."""
-
-IN_PROCESS_BASE = "http://sim.local/v4"
-"""Base URL used with the in-process transport (never resolved: no network involved)."""
 
 
 class DroppedConnection(Exception):

@@ -1,0 +1,66 @@
+"""An in-process transport whose simulator is built on first use, off the event loop.
+
+``cloudtui --demo`` must draw its first frame quickly. Importing and seeding the simulator takes
+a few hundred milliseconds, so the demo session starts with this transport: the first request
+builds the simulator in a worker thread (the screen keeps painting meanwhile) and every request
+then goes to it in-process, exactly like :class:`~tui.simulator.app.SimulatorTransport`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import httpx
+
+if TYPE_CHECKING:
+    from tui.simulator.app import Simulator
+
+IN_PROCESS_BASE = "http://sim.local/v4"
+"""Base URL used with the in-process transport (never resolved: no network involved)."""
+
+
+class LazySimulatorTransport(httpx.AsyncBaseTransport):
+    """Builds the simulator on the first request, then serves every request in-process.
+
+    Args:
+        build: Makes the simulator (runs in a worker thread, once).
+    """
+
+    def __init__(self, build: Callable[[], Simulator]) -> None:
+        self._build = build
+        self._building: concurrent.futures.Future[Simulator] | None = None
+        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._inner: httpx.AsyncBaseTransport | None = None
+        self.simulator: Simulator | None = None
+        """The simulator once built (None before the first request)."""
+
+    def start(self) -> None:
+        """Begin building, in a worker thread (the event loop goes on painting)."""
+        if self._building is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(1, "cloudtui-simulator")
+            self._building = self._pool.submit(self._build)
+
+    async def ready(self) -> Simulator:
+        """The simulator, built now if it is not yet (concurrent callers share one build)."""
+        if self.simulator is None:
+            self.start()
+            assert self._building is not None
+            simulator = await asyncio.shield(asyncio.wrap_future(self._building))
+            if self.simulator is None:
+                self.simulator = simulator
+                self._inner = simulator.transport()
+        return self.simulator
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await self.ready()
+        assert self._inner is not None
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        if self._inner is not None:
+            await self._inner.aclose()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
