@@ -211,11 +211,26 @@ class RefreshTimer:
 
 
 class RefreshingPane(WorkerForwarding, Vertical):
-    """A pane that loads itself and refreshes on a one-shot timer while it is visible."""
+    """A pane that loads itself and refreshes on a one-shot timer while it is visible.
 
-    def __init__(self, spec: ResourceSpec, *, lazy: bool = False, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    Args:
+        spec: What the pane shows.
+        params: Path parameters of its endpoints (the parent's id for nested resources).
+        lazy: Start hidden: load when first shown, not when mounted.
+        id: Widget id.
+    """
+
+    def __init__(
+        self,
+        spec: ResourceSpec,
+        params: Mapping[str, Any] | None = None,
+        *,
+        lazy: bool = False,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
         self.spec = spec
+        self.params: dict[str, Any] = dict(params or {})
         self._live = not lazy
         self._suspended = False
         self.refresher = RefreshTimer(self, self._timer_fired)
@@ -338,8 +353,7 @@ class ResourceListPane(RefreshingPane):
         lazy: bool = False,
         id: str | None = None,
     ) -> None:
-        super().__init__(spec, lazy=lazy, id=id)
-        self.params: dict[str, Any] = dict(params or {})
+        super().__init__(spec, params, lazy=lazy, id=id)
         self.items: dict[Hashable, dict[str, Any]] = {}
         self.total: int | None = None
         self.fetching = False
@@ -779,8 +793,7 @@ class SingletonPane(RefreshingPane):
         lazy: bool = False,
         id: str | None = None,
     ) -> None:
-        super().__init__(spec, lazy=lazy, id=id)
-        self.params: dict[str, Any] = dict(params or {})
+        super().__init__(spec, params, lazy=lazy, id=id)
         self.item: dict[str, Any] = {}
         add_action_bindings(self, spec.actions)
 

@@ -17,12 +17,12 @@ from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker
 
 from tui.resources.areas import AREAS, SPECS
 from tui.resources.availability import UserContext, availability
 from tui.resources.spec import Action, ResourceSpec
+from widgets.action_footer import ActionFooter
 from widgets.sidebar import Sidebar
 from widgets.status_bar import StatusBar
 
@@ -149,7 +149,7 @@ class ShellScreen(WorkerForwarding, Screen[None]):
             yield Sidebar(AREAS, current=self.area_id or self._mode_area(), id="sidebar")
             with Vertical(id="content"):
                 yield from self.compose_content()
-        yield Footer()
+        yield ActionFooter()
 
     def compose_content(self) -> ComposeResult:
         """The screen's own widgets (right of the sidebar)."""

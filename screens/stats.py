@@ -102,8 +102,7 @@ class StatsPane(_MonthPaging, RefreshingPane):
         lazy: bool = False,
         id: str | None = None,
     ) -> None:
-        super().__init__(spec, lazy=lazy, id=id)
-        self.params: dict[str, Any] = dict(params or {})
+        super().__init__(spec, params, lazy=lazy, id=id)
         self.stats: dict[str, Any] = {}
         self.charts: tuple[Chart, ...] = ()
         self.chart_index = 0
@@ -273,8 +272,7 @@ class TransferPane(_MonthPaging, RefreshingPane):
         lazy: bool = False,
         id: str | None = None,
     ) -> None:
-        super().__init__(spec, lazy=lazy, id=id)
-        self.params: dict[str, Any] = dict(params or {})
+        super().__init__(spec, params, lazy=lazy, id=id)
         self.transfer: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:

@@ -4,7 +4,7 @@ changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -46,3 +46,35 @@ async def refused_unchanged(
         assert field in err.field_errors(), err
     assert snapshot(sim) == before
     return err
+
+
+class RefusalCheck(Protocol):
+    """``refused_unchanged`` with its snapshot bound (see :func:`refusal_check`)."""
+
+    async def __call__(
+        self,
+        client: ApiClient,
+        sim: Simulator,
+        name: str,
+        params: dict[str, Any] | None,
+        body: Any,
+        field: str | None,
+        status: int = 400,
+    ) -> ApiError: ...
+
+
+def refusal_check(snapshot: Callable[[Simulator], Any]) -> RefusalCheck:
+    """A :func:`refused_unchanged` that compares what ``snapshot`` captures (one per area)."""
+
+    async def check(
+        client: ApiClient,
+        sim: Simulator,
+        name: str,
+        params: dict[str, Any] | None,
+        body: Any,
+        field: str | None,
+        status: int = 400,
+    ) -> ApiError:
+        return await refused_unchanged(client, sim, snapshot, name, params, body, field, status)
+
+    return check

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.simulator.rules import refusal_check
 from tests.simulator.rules import refused as _refused
-from tests.simulator.rules import refused_unchanged
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.simulator import Simulator, VirtualClock
@@ -62,17 +62,8 @@ def _state(sim: Simulator) -> dict[str, Any]:
     )
 
 
-async def _bad(
-    client: ApiClient,
-    sim: Simulator,
-    name: str,
-    params: dict[str, Any] | None,
-    body: Any,
-    field: str | None,
-    status: int = 400,
-) -> ApiError:
-    """The call is refused with ``status``, names ``field``, and changes nothing."""
-    return await refused_unchanged(client, sim, _state, name, params, body, field, status)
+_bad = refusal_check(_state)
+"""The call is refused with ``status``, names ``field``, and changes nothing."""
 
 
 def create_body(**extra: Any) -> dict[str, Any]:

@@ -189,6 +189,20 @@ def test_store_round_trip() -> None:
     assert copy.pop_due(10.0)[0]["name"] == "x"
 
 
+def test_store_group_follows_puts_and_deletes() -> None:
+    store = Store()
+    store.put("t", 1, {"id": 1, "zone": 7})
+    store.put("t", 2, {"id": 2, "zone": 8})
+    assert [r["id"] for r in store.group("t", "zone", 7)] == [1]
+    store.put("t", 3, {"id": 3, "zone": 7})  # added after the index exists
+    store.put("t", 1, {"id": 1, "zone": 7, "label": "x"})  # replaced, keeps its place
+    assert [r["id"] for r in store.group("t", "zone", "7")] == [1, 3]
+    store.put("t", 3, {"id": 3, "zone": 8})  # moved to another group
+    store.delete("t", 1)
+    assert store.group("t", "zone", 7) == []
+    assert [r["id"] for r in store.group("t", "zone", 8)] == [2, 3]
+
+
 def test_virtual_clock_never_goes_back() -> None:
     clock = VirtualClock(start=100.0)
     clock.advance(5)

@@ -18,10 +18,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from pydantic import ValidationError
 
+from tests.simulator.rules import refusal_check
 from tests.simulator.rules import refused as _refused
-from tests.simulator.rules import refused_unchanged
 from tui.api.client import ApiClient
-from tui.api.errors import ApiError
 from tui.api.services.object_storage import ObjectStorageService
 from tui.models.object_storage import (
     BucketCreate,
@@ -68,17 +67,8 @@ def _state(sim: Simulator) -> dict[str, Any]:
     return copy.deepcopy({"tables": tables, "counters": counters})
 
 
-async def _bad(
-    client: ApiClient,
-    sim: Simulator,
-    name: str,
-    params: dict[str, Any] | None,
-    body: Any,
-    field: str | None,
-    status: int = 400,
-) -> ApiError:
-    """The call is refused with ``status``, names ``field``, and changes nothing."""
-    return await refused_unchanged(client, sim, _state, name, params, body, field, status)
+_bad = refusal_check(_state)
+"""The call is refused with ``status``, names ``field``, and changes nothing."""
 
 
 def _bucket(sim: Simulator, cluster: str, label: str) -> dict[str, Any]:

@@ -30,6 +30,10 @@ class Store:
         self.events: list[dict[str, Any]] = []
         self._event_seq = 0
         self.dirty = False
+        # (table, field) -> field value -> keys in insertion order; built on first use of
+        # ``group`` and kept current by ``put``/``delete``, so "the records of zone 7" does
+        # not scan every record of every zone (seeding 10,000 instances was quadratic).
+        self._groups: dict[tuple[str, str], dict[str, dict[str, None]]] = {}
 
     def table(self, name: str) -> dict[str, dict[str, Any]]:
         """The table ``name`` (created empty on first use), keyed by ``str(id)``."""
@@ -47,14 +51,52 @@ class Store:
 
     def put(self, table: str, key: object, record: dict[str, Any]) -> dict[str, Any]:
         """Insert or replace a record and return it."""
-        self.table(table)[str(key)] = record
+        skey = str(key)
+        rows = self.table(table)
+        old = rows.get(skey)
+        rows[skey] = record
+        for (name, field), index in self._groups.items():
+            if name != table:
+                continue
+            value = str(record.get(field))
+            if old is not None and str(old.get(field)) != value:
+                index.get(str(old.get(field)), {}).pop(skey, None)
+            # setdefault keeps a replaced record's place in its group.
+            index.setdefault(value, {}).setdefault(skey, None)
         self.dirty = True
         return record
 
     def delete(self, table: str, key: object) -> dict[str, Any] | None:
         """Remove a record; returns it, or None when absent."""
         self.dirty = True
+        self._ungroup(table, str(key))
         return self.table(table).pop(str(key), None)
+
+    def group(self, table: str, field: str, value: object) -> list[dict[str, Any]]:
+        """The records of ``table`` whose ``field`` equals ``value`` (compared as text).
+
+        Records come in the order they joined the group (table order unless a record moved
+        between groups). An index per ``(table, field)`` is built on first use and
+        kept current by :meth:`put` and :meth:`delete`; a record changed in place must be
+        ``put`` again for a new ``field`` value to be seen.
+        """
+        rows = self.table(table)
+        index = self._groups.get((table, field))
+        if index is None:
+            index = {}
+            for key, record in rows.items():
+                index.setdefault(str(record.get(field)), {})[key] = None
+            self._groups[(table, field)] = index
+        return [rows[key] for key in index.get(str(value), ()) if key in rows]
+
+    def _ungroup(self, table: str, key: str) -> None:
+        """Forget ``key`` in every index of ``table`` (before it is replaced or deleted)."""
+        record = self.tables.get(table, {}).get(key)
+        if record is None:
+            return
+        for (name, field), index in self._groups.items():
+            if name == table:
+                index.get(str(record.get(field)), {}).pop(key, None)
 
     def rows(self, table: str) -> list[dict[str, Any]]:
         """All records of a table in insertion order."""

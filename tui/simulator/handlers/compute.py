@@ -519,8 +519,7 @@ def new_backup(
 
 
 def _owned(store: Store, table: str, compute_id: object) -> list[dict[str, Any]]:
-    key = str(compute_id)
-    return [r for r in store.table(table).values() if str(r.get("_compute_id")) == key]
+    return store.group(table, "_compute_id", compute_id)
 
 
 def disks_of(store: Store, compute_id: object) -> list[dict[str, Any]]:

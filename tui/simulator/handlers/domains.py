@@ -303,7 +303,7 @@ def render_zone(store: Store, domain: dict[str, Any]) -> list[str]:
 
 def records_of(store: Store, domain_id: object) -> list[dict[str, Any]]:
     """Every record of a zone, in id order."""
-    return [r for r in store.rows(RECORDS) if str(r.get("_domain_id")) == str(domain_id)]
+    return store.group(RECORDS, "_domain_id", domain_id)
 
 
 def zone_changed(store: Store, domain: dict[str, Any], now: float, now_iso: str) -> None:

@@ -1,0 +1,44 @@
+"""The footer greys keys in place when the row under the cursor offers other actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets._footer import FooterKey
+
+from tests.ui.helpers import make_app, settle
+from tests.ui.test_compute_ui import instances, select, wait_until
+from widgets.action_footer import ActionFooter
+
+
+def key_states(app: Any) -> dict[str, bool]:
+    footer = app.screen.query_one(ActionFooter)
+    return {key.action: key.has_class("-disabled") for key in footer.query(FooterKey)}
+
+
+async def test_cursor_moves_update_footer_keys_in_place() -> None:
+    app = make_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        pane = await instances(pilot)
+        labels = {item["status"]: item["label"] for item in pane.items.values()}
+        await select(pilot, pane, labels["running"])
+        await settle(pilot)
+        footer = app.screen.query_one(ActionFooter)
+        widgets = list(footer.query(FooterKey))
+        running = key_states(app)
+
+        await select(pilot, pane, labels["offline"])
+        await wait_until(pilot, lambda: key_states(app) != running)
+        offline = key_states(app)
+        changed = {action for action in running if running[action] != offline[action]}
+        assert changed, "a stopped instance offers other actions than a running one"
+        # Same key widgets: only their state changed, nothing was rebuilt.
+        assert list(footer.query(FooterKey)) == widgets
+        disabled_now = {a for a in changed if offline[a]}
+        for key in footer.query(FooterKey):
+            if key.action in disabled_now:
+                assert key._disabled
+
+        await select(pilot, pane, labels["running"])
+        await wait_until(pilot, lambda: key_states(app) == running)

@@ -1,0 +1,96 @@
+"""A footer that greys and un-greys its keys in place instead of rebuilding them.
+
+Textual's :class:`~textual.widgets.Footer` recomposes every key widget whenever the screen's
+bindings change, even when only whether an action is allowed changed. In a list that happens
+on cursor moves (a stopped instance offers Boot, a running one Shut down): with some twenty
+keys that rebuild costs ~100 ms of CPU per move, and during start-up the footer was rebuilt
+seven times. This footer compares the keys it would show with those it shows: when they are the
+same keys it only updates each key's enabled state and tooltip; otherwise it recomposes, at
+most once per refresh however many changes arrived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+_KeyLayout = tuple[str, str, str, object]
+"""What a footer key looks like apart from its state: key, description, action, group."""
+
+
+class ActionFooter(Footer):
+    """:class:`~textual.widgets.Footer` that updates key states in place when it can."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._layout: tuple[_KeyLayout, ...] | None = None
+        self._update_pending = False
+
+    def _shown_keys(self) -> Iterator[tuple[Binding, bool, str]]:
+        """The (binding, enabled, tooltip) of every key, in the order ``compose`` yields them.
+
+        Mirrors :meth:`Footer.compose`: one key per action (its first binding), then the
+        command palette's key.
+        """
+        active = self.screen.active_bindings
+        first_per_action: dict[str, tuple[Binding, bool, str]] = {}
+        for _node, binding, enabled, tooltip in active.values():
+            if binding.show:
+                first_per_action.setdefault(binding.action, (binding, enabled, tooltip))
+        keys = list(first_per_action.values())
+        for _group, run in groupby(keys, lambda key: key[0].group):
+            members = list(run)
+            # Keys shown as a group fall back to their description as tooltip (as Footer does).
+            grouped = _group is not None and len(members) > 1
+            for binding, enabled, tooltip in members:
+                yield binding, enabled, tooltip or (binding.description if grouped else "")
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if palette is not None:
+                _node, binding, enabled, _tooltip = palette
+                yield binding, enabled, binding.tooltip or binding.description
+
+    def compose(self) -> ComposeResult:
+        """Compose as Footer does, remembering which keys were shown."""
+        if self._bindings_ready:
+            self._layout = tuple(
+                (b.key, b.description, b.action, b.group) for b, _e, _t in self._shown_keys()
+            )
+        yield from super().compose()
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Schedule one update after the next refresh (changes in between are folded)."""
+        self._bindings_ready = True
+        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
+            return
+        if not self._update_pending:
+            self._update_pending = True
+            self.call_after_refresh(self._update_keys)
+
+    async def _update_keys(self) -> None:
+        """Update enabled states in place when the keys are the same, else recompose."""
+        self._update_pending = False
+        if not self.is_attached:
+            return
+        shown = list(self._shown_keys())
+        layout = tuple((b.key, b.description, b.action, b.group) for b, _e, _t in shown)
+        widgets = list(self.query(FooterKey))
+        if layout != self._layout or len(widgets) != len(shown):
+            await self.recompose()
+            return
+        for widget, (_binding, enabled, tooltip) in zip(widgets, shown, strict=True):
+            if widget._disabled == (not enabled) and (widget.tooltip or "") == tooltip:
+                continue
+            # FooterKey reads ``_disabled`` on click and styles itself by the class.
+            widget._disabled = not enabled
+            widget.set_class(not enabled, "-disabled")
+            widget.tooltip = tooltip or None
