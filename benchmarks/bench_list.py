@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import fmt_ms, median, report, served_simulator
 from tui.api.client import ApiClient
+from tui.api.pagination import Page
 from tui.config import Settings
 from tui.simulator import DEMO_TOKENS
 
@@ -54,6 +55,7 @@ async def one_run(
         start = time.perf_counter()
         first = 0.0
         count = 0
+        page: Page[Any]
         async for page in client.iter_all("compute.instances.list", page_size=page_size):
             if not first:
                 first = time.perf_counter() - start

@@ -148,7 +148,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for event in sim.store.events:
             event["at"] = min(event["at"], sim.clock.now())
         sim.advance()
-        assert sim.store.get("compute.instances", key)["status"] == "running"
+        settled = sim.store.get("compute.instances", key)
+        assert settled is not None and settled["status"] == "running"
         out["settle_latency"] = await wait_until(
             lambda: "running" in " ".join(pane.table.row(key).cells), 60
         )

@@ -8,7 +8,7 @@ and scroll position stay put) instead of being cleared and re-added.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -328,6 +328,28 @@ async def diff_items_chunked(
         await asyncio.sleep(0)
     removed = tuple(k for k in old if k not in fresh)
     return Diff(tuple(added), removed, tuple(changed), tuple(keys), fresh)
+
+
+def diff_polled(
+    old: Mapping[Hashable, Item], fresh: Mapping[Hashable, Item], gone: Collection[Hashable]
+) -> Diff:
+    """The :class:`Diff` of a list after fetching some of its items one by one.
+
+    Only the fetched items can have changed, so only they are compared: a fast refresh of a
+    10,000-item list then costs what its few polled items cost, not a diff of the whole list.
+
+    Args:
+        old: Current items by key.
+        fresh: The fetched items by key (each one already in ``old``).
+        gone: Keys whose fetch said the item no longer exists.
+
+    Returns:
+        What to remove and update (nothing is added by polling).
+    """
+    removed = tuple(k for k in old if k in gone) if gone else ()
+    items = {k: fresh.get(k, item) for k, item in old.items() if not (gone and k in gone)}
+    changed = tuple(k for k, item in fresh.items() if k in items and old[k] != item)
+    return Diff((), removed, changed, tuple(items), items)
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,7 @@ class StatusBar(Static):
     DEFAULT_CSS = """
     StatusBar {
         dock: top;
+        width: 1fr;
         height: 1;
         background: $panel;
         color: $foreground;
@@ -107,4 +108,5 @@ class StatusBar(Static):
                 text.append(" │ ", self.get_component_rich_style("status-bar--muted"))
             # Host and user names come from config and the API: appended as literal text.
             text.append(part, self.get_component_rich_style(cls))
-        self.update(text)
+        # One line of fixed size: no layout of the screen on every refresh's timestamp.
+        self.update(text, layout=False)

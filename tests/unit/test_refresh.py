@@ -11,6 +11,7 @@ from tui.refresh import (
     classify,
     describe_error,
     diff_items,
+    diff_polled,
     index_items,
     next_delay,
     settled_items,
@@ -78,6 +79,23 @@ def test_diff_keyed_by_id() -> None:
     assert diff.changed == (1,)
     assert diff.order == (3, 1, 4)
     assert not diff.empty
+
+
+def test_diff_of_polled_items_matches_the_full_diff() -> None:
+    old = {1: {"id": 1, "s": "booting"}, 2: {"id": 2, "s": "running"}, 3: {"id": 3, "s": "x"}}
+    fresh = {1: {"id": 1, "s": "running"}, 3: {"id": 3, "s": "x"}}
+    diff = diff_polled(old, fresh, gone={2})
+    full = diff_items(old, [fresh[1], fresh[3]], key)
+    assert (diff.added, diff.removed, diff.changed, diff.order) == (
+        full.added,
+        full.removed,
+        full.changed,
+        full.order,
+    )
+    assert diff.changed == (1,)
+    assert diff.items[1]["s"] == "running"
+    assert old[1]["s"] == "booting"  # the current items are not touched
+    assert diff_polled(old, {2: old[2]}, gone=set()).empty
 
 
 def test_diff_of_identical_lists_is_empty() -> None:

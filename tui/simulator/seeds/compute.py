@@ -469,25 +469,30 @@ def _seed_bulk(ctx: SeedContext, count: int) -> None:
     alerts = [default_alerts(s["vcpus"]) for s in specs]
     regions = [r["id"] for r in REGION_CATALOG]
     images = list(IMAGE_LABELS)
-    rng = ctx.rng
+    rnd = ctx.rng.random
+
+    def pick(n: int) -> int:
+        """0..n-1 (``int(random() * n)``: a third of ``randrange``'s cost, 60,000 calls here)."""
+        return int(rnd() * n)
+
     first = store.next_id("compute.instance", start=INSTANCE_ID_START)
     address = store.next_id("compute.address", start=0)
     for n in range(count):
         iid = first + n
-        k = rng.randrange(len(kinds))
-        region = regions[rng.randrange(len(regions))]
-        created = ctx.iso(-rng.randrange(1, 700) * DAY - rng.randrange(DAY))
+        k = pick(len(kinds))
+        region = regions[pick(len(regions))]
+        created = ctx.iso(-(1 + pick(699)) * DAY - pick(DAY))
         role = BULK_ROLES[n % len(BULK_ROLES)]
         table[str(iid)] = {
             "id": iid,
             "label": f"{role}-{region}-{n:05d}",
-            "status": "offline" if rng.random() < 0.08 else "running",
+            "status": "offline" if rnd() < 0.08 else "running",
             "region": region,
             "type": kinds[k].get("id"),
             "specs": dict(specs[k]),
             "ipv4": [public_ipv4(address + n)],
             "ipv6": slaac_ipv6(region, address + n),
-            "image": images[rng.randrange(len(images))],
+            "image": images[pick(len(images))],
             "tags": ["bulk", role] if n % 3 else ["bulk"],
             "group": "",
             "hypervisor": "kvm",
