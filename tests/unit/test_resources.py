@@ -243,6 +243,18 @@ def test_redact_masks_secrets() -> None:
     assert "hunter2" not in str(masked) and "'s'" not in str(masked)
 
 
+def test_redact_masks_script_fields_named_as_secrets() -> None:
+    body = {
+        "stackscript_data": {"db_pass": "p1", "API_TOKEN": "t1", "app-secret": "s1", "site": "x"},
+        "check_passive": True,
+        "private_ip": True,
+    }
+    masked = redact(body)
+    assert masked["stackscript_data"]["site"] == "x"
+    assert not {"p1", "t1", "s1"} & set(masked["stackscript_data"].values())
+    assert masked["check_passive"] is True and masked["private_ip"] is True
+
+
 def test_item_params() -> None:
     bucket = SPECS["object_storage.buckets"]
     assert bucket.params_for({"label": "b1", "cluster": "us-east-1"}) == {

@@ -509,8 +509,10 @@ class ApiClient:
         async def one(number: int, items: int) -> Page[T]:
             async with bound:
                 response, path = await self._page_response(e, path_params, number, items, query)
-            # Parsed after the slot is released: the next request is already on its way while
-            # this page is validated, so parsing does not stretch the round trips.
+            # Parsed after the slot is released, and after one turn of the event loop: the
+            # request waiting for the slot is sent first and travels while this page is
+            # validated, so parsing does not stretch the round trips.
+            await asyncio.sleep(0)
             return self._parse_page(e, path, response, item_model)
 
         tasks = [asyncio.ensure_future(one(n, items)) for n, items in plan]

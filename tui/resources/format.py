@@ -226,11 +226,26 @@ SECRET_KEYS = frozenset(
 """Field names whose values are never shown in full (JSON view, notifications)."""
 
 
+SECRET_WORDS = frozenset({"pass", "passwd", "password", "pwd", "secret", "token", "apikey"})
+"""Words that make a free-form key secret (``db_pass``, ``API_TOKEN``): deployment script
+fields (``stackscript_data``) are named by whoever wrote the script."""
+
+
+def is_secret_key(key: object) -> bool:
+    """True when a field named ``key`` holds a secret: a known field, or a name made of words
+    one of which says so (``check_passive`` and ``private_ip`` are not)."""
+    name = str(key)
+    if name in SECRET_KEYS:
+        return True
+    words = name.replace("-", "_").lower().split("_")
+    return not SECRET_WORDS.isdisjoint(words) or name.lower().endswith("private_key")
+
+
 def redact(value: Any) -> Any:
     """A copy of ``value`` with secret fields masked (nested dicts and lists too)."""
     if isinstance(value, Mapping):
         return {
-            k: (SECRET_MASK if k in SECRET_KEYS and v not in (None, "") else redact(v))
+            k: (SECRET_MASK if is_secret_key(k) and v not in (None, "") else redact(v))
             for k, v in value.items()
         }
     if isinstance(value, list):
@@ -240,6 +255,6 @@ def redact(value: Any) -> Any:
 
 def is_secret_field(spec: ResourceSpec, key: str) -> bool:
     """True when the field ``key`` of ``spec``'s items holds a secret."""
-    if key.rsplit(".", 1)[-1] in SECRET_KEYS:
+    if is_secret_key(key.rsplit(".", 1)[-1]):
         return True
     return any(f.key == key and f.kind == "secret" for s in spec.sections for f in s.fields)
