@@ -40,7 +40,8 @@ class ResizeModal(RequestModal):
     """
 
     DEFAULT_CSS = """
-    ResizeModal #resize-current { height: auto; margin-bottom: 1; }
+    ResizeModal #resize-current { height: auto; }
+    ResizeModal #resize-auto { margin: 0 0 0 1; }
     ResizeModal OptionList { height: 1fr; }
     ResizeModal #resize-note { color: $text-muted; height: auto; }
     """
@@ -61,12 +62,14 @@ class ResizeModal(RequestModal):
             current.append(f"  ({type_line({'id': '', **specs}, with_id=False)})")
         yield Static(current, id="resize-current")
         yield OptionList(id="resize-types")
-        yield Checkbox("resize the disks automatically (recommended)", True, id="resize-auto")
+        # Compact: on a 24-line terminal every line saved is another type in the list.
+        yield Checkbox(
+            "resize the disks automatically (recommended)", True, id="resize-auto", compact=True
+        )
         yield Static(
             Text(
-                "The instance is shut down, moved to the new type and booted again; billing "
-                "follows the new type. More disk than the new type allows is refused unless "
-                "the disks can be resized automatically."
+                "The instance shuts down, moves to the new type (billed from then on) and boots "
+                "again. More disk than the type allows is refused unless resized automatically."
             ),
             id="resize-note",
         )

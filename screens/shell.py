@@ -233,6 +233,10 @@ class ShellScreen(WorkerForwarding, Screen[None]):
         switch = getattr(self.app, "go_to_area", None)
         if switch is not None:
             switch(event.area_id)
+        if self.app.screen is self:
+            # The area shown already: nothing switched, and the sidebar (hidden again on a
+            # narrow terminal) must not keep the focus.
+            self.call_after_refresh(self._focus_content)
 
     def help_title(self) -> str:
         """What the help screen calls this screen."""

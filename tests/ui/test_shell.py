@@ -204,6 +204,23 @@ async def test_layout_at_80x24_gives_the_table_the_width_and_tab_shows_the_sideb
         assert app.screen.query_one("#overview-panel").region.height > 5
 
 
+async def test_choosing_the_shown_area_in_the_sidebar_gives_the_table_the_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(ResourceTable)
+        table.focus()
+        await pilot.press("escape")  # back from the first screen of an area: the sidebar
+        await pilot.pause()
+        assert app.focused is app.screen.query_one(Sidebar)
+        await pilot.press("enter")  # the area already shown
+        await settle(pilot)
+        assert app.focused is table
+        before = table.cursor_row
+        await pilot.press("down")
+        assert table.cursor_row == before + 1
+
+
 async def test_unexpected_worker_error_opens_the_error_modal_and_the_app_lives() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
