@@ -219,6 +219,10 @@ async def run_form(ctx: ActionContext) -> bool:
 
     assert ctx.action.form is not None
     form = form_for(ctx.action.form)
+    user = getattr(ctx.app, "user_context", None)
+    if user is not None and user.restricted:
+        # The API refuses any change of tags from a restricted user (403): say so up front.
+        form = form.locking("tags", "only unrestricted users may add or change tags.")
     edit = ctx.endpoint.method == "PUT" and ctx.action.target == "item"
     values = initial_values(form, ctx.item) if edit else {}
     for name, source in ctx.action.prefill.items():

@@ -119,8 +119,12 @@ class ModelForm(VerticalScroll):
                     # A visible marker: compact inputs draw no border, and colour alone would
                     # vanish under NO_COLOR.
                     yield Static(MARKER, classes="form-marker")
-                    yield from self._inputs(f)
-                if f.help:
+                    for widget in self._inputs(f):
+                        widget.disabled = bool(f.locked)
+                        yield widget
+                if f.locked:
+                    yield Static(Text(f"Locked: {f.locked}"), classes="form-help")
+                elif f.help:
                     yield Static(Text(f.help.replace("``", "")), classes="form-help")
                 yield Static("", classes="form-error -hidden")
 

@@ -288,3 +288,28 @@ async def test_restricted_user_cannot_create_and_sees_why() -> None:
         assert title == "New instance: not available"
         assert "add_computes" in message
         assert not isinstance(app.screen, FormModal)
+
+
+async def test_restricted_user_sees_tags_locked_in_the_edit_form() -> None:
+    app = make_app(demo_session("restricted"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await instances(pilot)
+        writable = next(
+            item
+            for item in pane.items.values()
+            if app.user_context.entity_permission("compute", item["id"]) == "read_write"
+        )
+        await select(pilot, pane, writable["label"])
+        await pilot.press("e")
+        modal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        assert form.widget_for("tags").disabled
+        assert not form.widget_for("label").disabled
+        helps = form.query(f"#row-{form.id_of('tags')} .form-help")
+        assert any("only unrestricted users" in str(h.render()) for h in helps)
+        # Everything else can still be edited and sent (tags unchanged: not in the body).
+        form.set_value("label", "renamed-by-restricted")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: not isinstance(app.screen, FormModal))
+        assert stored(app, "renamed-by-restricted") is not None

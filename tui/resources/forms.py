@@ -22,7 +22,7 @@ import string
 import types
 import typing
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Literal
 
@@ -166,6 +166,8 @@ class FormField:
         ge: Smallest accepted number.
         le: Largest accepted number.
         item_type: Element type of a ``list`` field (``str`` or ``int``).
+        locked: Why the user may not change this input (shown instead of an editable input);
+            empty when they may.
     """
 
     name: str
@@ -182,6 +184,7 @@ class FormField:
     ge: float | None = None
     le: float | None = None
     item_type: type = str
+    locked: str = ""
 
     @property
     def hint(self) -> str:
@@ -223,6 +226,11 @@ class FormSpec:
     def field(self, name: str) -> FormField | None:
         """The input named ``name``."""
         return next((f for f in self.fields if f.name == name), None)
+
+    def locking(self, name: str, reason: str) -> FormSpec:
+        """This form with input ``name`` (if it has one) shown but not editable, and why."""
+        fields = tuple(replace(f, locked=reason) if f.name == name else f for f in self.fields)
+        return replace(self, fields=fields)
 
     @property
     def secret_names(self) -> tuple[str, ...]:
