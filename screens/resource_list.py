@@ -244,6 +244,10 @@ class RefreshingPane(WorkerForwarding, Vertical):
         self.error: CloudError | None = None
         self._seen_changes = 0
         """The app's change count when this pane last refreshed."""
+        self.init_state()
+
+    def init_state(self) -> None:
+        """Set up a subclass's own state (called at the end of ``__init__``)."""
 
     def on_mount(self) -> None:
         self.refresher.configure()
@@ -347,15 +351,7 @@ class ResourceListPane(RefreshingPane):
     ResourceListPane .list-message.-hidden { display: none; }
     """
 
-    def __init__(
-        self,
-        spec: ResourceSpec,
-        params: Mapping[str, Any] | None = None,
-        *,
-        lazy: bool = False,
-        id: str | None = None,
-    ) -> None:
-        super().__init__(spec, params, lazy=lazy, id=id)
+    def init_state(self) -> None:
         self.items: dict[Hashable, dict[str, Any]] = {}
         self.total: int | None = None
         self.fetching = False
@@ -368,12 +364,12 @@ class ResourceListPane(RefreshingPane):
         self._transitional: set[Hashable] = set()
         """Keys of the items in a transitional status (kept up to date by loads and diffs:
         scanning 10,000 items for it costs about 15 ms per refresh)."""
-        if spec.quick_filter:
+        if self.spec.quick_filter:
             for binding in Binding.make_bindings(
                 [Binding("f", "quick_filter", "Arch", id="list.quick_filter")]
             ):
                 self._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
-        add_action_bindings(self, spec.actions)
+        add_action_bindings(self, self.spec.actions)
 
     # -- composition ------------------------------------------------------------------------
 
@@ -794,17 +790,9 @@ class SingletonPane(RefreshingPane):
     SingletonPane .list-message.-hidden { display: none; }
     """
 
-    def __init__(
-        self,
-        spec: ResourceSpec,
-        params: Mapping[str, Any] | None = None,
-        *,
-        lazy: bool = False,
-        id: str | None = None,
-    ) -> None:
-        super().__init__(spec, params, lazy=lazy, id=id)
+    def init_state(self) -> None:
         self.item: dict[str, Any] = {}
-        add_action_bindings(self, spec.actions)
+        add_action_bindings(self, self.spec.actions)
 
     def compose(self) -> ComposeResult:
         yield Static(classes="list-message -hidden")

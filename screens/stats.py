@@ -35,7 +35,6 @@ from tui.api.errors import CloudError
 from tui.refresh import describe_error
 from tui.resources.areas import SPECS
 from tui.resources.format import format_value
-from tui.resources.spec import ResourceSpec
 from tui.resources.stats import (
     Chart,
     Month,
@@ -94,15 +93,7 @@ class StatsPane(_MonthPaging, RefreshingPane):
 
     can_focus = True
 
-    def __init__(
-        self,
-        spec: ResourceSpec,
-        params: Mapping[str, Any] | None = None,
-        *,
-        lazy: bool = False,
-        id: str | None = None,
-    ) -> None:
-        super().__init__(spec, params, lazy=lazy, id=id)
+    def init_state(self) -> None:
         self.stats: dict[str, Any] = {}
         self.charts: tuple[Chart, ...] = ()
         self.chart_index = 0
@@ -264,15 +255,7 @@ class TransferPane(_MonthPaging, RefreshingPane):
 
     can_focus = True
 
-    def __init__(
-        self,
-        spec: ResourceSpec,
-        params: Mapping[str, Any] | None = None,
-        *,
-        lazy: bool = False,
-        id: str | None = None,
-    ) -> None:
-        super().__init__(spec, params, lazy=lazy, id=id)
+    def init_state(self) -> None:
         self.transfer: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:

@@ -3,8 +3,9 @@ changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,9 @@ async def refused(
 
 
 async def refused_unchanged(
+    snapshot: Callable[[Simulator], Any],
     client: ApiClient,
     sim: Simulator,
-    snapshot: Callable[[Simulator], Any],
     name: str,
     params: dict[str, Any] | None,
     body: Any,
@@ -48,33 +49,11 @@ async def refused_unchanged(
     return err
 
 
-class RefusalCheck(Protocol):
-    """``refused_unchanged`` with its snapshot bound (see :func:`refusal_check`)."""
-
-    async def __call__(
-        self,
-        client: ApiClient,
-        sim: Simulator,
-        name: str,
-        params: dict[str, Any] | None,
-        body: Any,
-        field: str | None,
-        status: int = 400,
-    ) -> ApiError: ...
+RefusalCheck = Callable[..., Awaitable[ApiError]]
+"""``refused_unchanged`` with its snapshot bound: ``(client, sim, name, params, body, field,
+status=400)``."""
 
 
 def refusal_check(snapshot: Callable[[Simulator], Any]) -> RefusalCheck:
     """A :func:`refused_unchanged` that compares what ``snapshot`` captures (one per area)."""
-
-    async def check(
-        client: ApiClient,
-        sim: Simulator,
-        name: str,
-        params: dict[str, Any] | None,
-        body: Any,
-        field: str | None,
-        status: int = 400,
-    ) -> ApiError:
-        return await refused_unchanged(client, sim, snapshot, name, params, body, field, status)
-
-    return check
+    return functools.partial(refused_unchanged, snapshot)

@@ -517,7 +517,38 @@ class InterfaceRequest(RequestModel):
         return self
 
 
-class InstanceCreate(RequestModel):
+class _DeploysImage(RequestModel):
+    """Rules of a request that may deploy an image with a deployment script (an instance or a
+    disk): checked by field, in each subclass's field order."""
+
+    @field_validator("authorized_keys", check_fields=False)
+    @classmethod
+    def _keys(cls, value: list[str] | None) -> list[str] | None:
+        return check_ssh_keys(value)
+
+    @field_validator("root_pass", check_fields=False)
+    @classmethod
+    def _root_pass_with_image(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None and _given(info, "image"):
+            raise ValueError("root_pass is required when deploying an image")
+        return value
+
+    @field_validator("stackscript_id", check_fields=False)
+    @classmethod
+    def _script_needs_image(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is not None and _validated_none(info, "image"):
+            raise ValueError("a deployment script needs an image")
+        return value
+
+    @field_validator("stackscript_data", check_fields=False)
+    @classmethod
+    def _data_needs_script(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is not None and _validated_none(info, "stackscript_id"):
+            raise ValueError("stackscript_data needs stackscript_id")
+        return value
+
+
+class InstanceCreate(_DeploysImage):
     """A new compute instance (charges apply)."""
 
     region: str
@@ -557,32 +588,6 @@ class InstanceCreate(RequestModel):
     """Tags (only unrestricted users may set them)."""
     group: GroupText | None = None
     """Deprecated group label, up to 50 characters; prefer tags."""
-
-    @field_validator("authorized_keys")
-    @classmethod
-    def _keys(cls, value: list[str] | None) -> list[str] | None:
-        return check_ssh_keys(value)
-
-    @field_validator("root_pass")
-    @classmethod
-    def _root_pass_with_image(cls, value: Any, info: ValidationInfo) -> Any:
-        if value is None and _given(info, "image"):
-            raise ValueError("root_pass is required when deploying an image")
-        return value
-
-    @field_validator("stackscript_id")
-    @classmethod
-    def _script_needs_image(cls, value: int | None, info: ValidationInfo) -> int | None:
-        if value is not None and _validated_none(info, "image"):
-            raise ValueError("a deployment script needs an image")
-        return value
-
-    @field_validator("stackscript_data")
-    @classmethod
-    def _data_needs_script(cls, value: Any, info: ValidationInfo) -> Any:
-        if value is not None and _validated_none(info, "stackscript_id"):
-            raise ValueError("stackscript_data needs stackscript_id")
-        return value
 
     @field_validator("backup_id")
     @classmethod
@@ -783,7 +788,7 @@ class ConfigUpdate(RequestModel):
         return check_interfaces(value)
 
 
-class DiskCreate(RequestModel):
+class DiskCreate(_DeploysImage):
     """A new disk: empty, or deployed from an image."""
 
     size: int = Field(ge=1)
@@ -806,37 +811,11 @@ class DiskCreate(RequestModel):
     stackscript_data: dict[str, Any] | None = None
     """Answers to the script's user-defined fields as a JSON object."""
 
-    @field_validator("authorized_keys")
-    @classmethod
-    def _keys(cls, value: list[str] | None) -> list[str] | None:
-        return check_ssh_keys(value)
-
     @field_validator("image")
     @classmethod
     def _label_or_image(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is None and _validated_none(info, "label"):
             raise ValueError("give an image, or a label for an empty disk")
-        return value
-
-    @field_validator("root_pass")
-    @classmethod
-    def _root_pass_with_image(cls, value: Any, info: ValidationInfo) -> Any:
-        if value is None and _given(info, "image"):
-            raise ValueError("root_pass is required when deploying an image")
-        return value
-
-    @field_validator("stackscript_id")
-    @classmethod
-    def _script_needs_image(cls, value: int | None, info: ValidationInfo) -> int | None:
-        if value is not None and _validated_none(info, "image"):
-            raise ValueError("a deployment script needs an image")
-        return value
-
-    @field_validator("stackscript_data")
-    @classmethod
-    def _data_needs_script(cls, value: Any, info: ValidationInfo) -> Any:
-        if value is not None and _validated_none(info, "stackscript_id"):
-            raise ValueError("stackscript_data needs stackscript_id")
         return value
 
 
