@@ -21,6 +21,7 @@ from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
+from tui.resources.availability import cautions
 from tui.resources.forms import ChoiceSource, display_value, form_for, initial_values
 from tui.resources.spec import Action, ResourceSpec, dig
 
@@ -125,9 +126,13 @@ class ActionContext:
         from screens.confirm import ConfirmModal, request_preview
 
         preview = request_preview(self.endpoint.method, self.path(), body)
+        text = message or self.action.description or "Send this request?"
+        warnings = cautions(self.action, self.item)
+        if warnings and not text.endswith((".", "?", "!")):
+            text += "."  # descriptions are one-line phrases; the warning is a sentence
         modal = ConfirmModal(
             f"{self.title}?",
-            message or self.action.description or "Send this request?",
+            " ".join([text, *warnings]),
             preview,
             typed=(self.label or str(self.params)) if typed else None,
             confirm_label=self.action.label,

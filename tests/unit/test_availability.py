@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tui.resources.areas import SPECS
-from tui.resources.availability import UserContext, availability
+from tui.resources.availability import UserContext, availability, cautions
 from tui.resources.spec import ResourceSpec
+from tui.resources.volumes import VOLUMES
 
 INSTANCES = SPECS["compute.instances"]
 IMAGES = SPECS["images"]
@@ -92,3 +93,10 @@ def test_scopes_of_a_read_only_token() -> None:
     assert allowed(INSTANCES, "compute.stats", RUNNING, reader) == (True, "")
     writer = UserContext("demo", scopes=frozenset({"computes:read_write"}))
     assert allowed(INSTANCES, "compute.stats", RUNNING, writer) == (True, "")
+
+
+def test_deleting_an_attached_volume_warns_in_the_confirmation() -> None:
+    delete = next(a for a in VOLUMES.actions if a.id == "volumes.delete")
+    assert any("attached" in text for text in cautions(delete, {"id": 1, "compute_id": 7}))
+    assert cautions(delete, {"id": 1, "compute_id": None}) == []
+    assert cautions(delete, None) == []

@@ -65,6 +65,19 @@ def grant_id(kind: str, item: Mapping[str, Any], spec: ResourceSpec) -> object:
     return value
 
 
+def field_matches(item: Mapping[str, Any], field: str, value: Any) -> bool:
+    """True when ``item``'s ``field`` equals ``value`` (:data:`IS_SET`: holds any value)."""
+    current = dig(item, field)
+    return current not in (None, "", []) if value is IS_SET else bool(current == value)
+
+
+def cautions(action: Action, item: Mapping[str, Any] | None) -> list[str]:
+    """What the confirmation of ``action`` should add for this item (``caution_when``)."""
+    if not item:
+        return []
+    return [text for field, value, text in action.caution_when if field_matches(item, field, value)]
+
+
 def availability(
     spec: ResourceSpec,
     action: Action,
@@ -91,8 +104,7 @@ def availability(
             return False, f"this token lacks the {', '.join(missing)} scope"
     if item:
         for field, value, reason in action.refuse_when:
-            current = dig(item, field)
-            if current not in (None, "", []) if value is IS_SET else current == value:
+            if field_matches(item, field, value):
                 return False, reason
         owner = dig(item, spec.owner_field) if spec.owner_field else None
         # Another account's items are visible only when public; those are never yours to change.

@@ -116,6 +116,8 @@ class Action:
         refuse_when: ``(field, value, reason)`` rules: the action is unavailable for an item
             whose ``field`` equals ``value`` (public images cannot be edited ...); the value
             :data:`IS_SET` matches any present value (an attached volume's ``compute_id``).
+        caution_when: ``(field, value, text)`` rules like ``refuse_when`` that do not refuse:
+            the confirmation adds ``text`` (deleting an attached volume).
         owner_only: Only the item's owner (``ResourceSpec.owner_field``) may run it.
         prefill: Form field -> item field, prefilled in a form that is not an edit (a
             pre-signed URL's object name).
@@ -133,6 +135,7 @@ class Action:
     screen: str | None = None
     description: str = ""
     refuse_when: tuple[tuple[str, Any, str], ...] = ()
+    caution_when: tuple[tuple[str, Any, str], ...] = ()
     owner_only: bool = False
     prefill: Mapping[str, str] = field(default_factory=dict)
 

@@ -109,6 +109,13 @@ VOLUMES = ResourceSpec(
             key="d",
             confirm="typed",
             description="Delete the volume and its data (irreversible)",
+            caution_when=(
+                (
+                    "compute_id",
+                    IS_SET,
+                    "It is attached to an instance: processes using it will fail.",
+                ),
+            ),
         ),
     ),
     transitional=VOLUME_TRANSITIONAL,
