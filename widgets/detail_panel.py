@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.resources.format import display
+from tui.resources.format import field_display
 from tui.resources.spec import Section
 
 EMPTY = "—"
@@ -32,7 +32,7 @@ def section_table(
     grid.add_column(overflow="fold")
     blocks: list[RenderableType] = []
     for spec in section.fields:
-        shown = display(item, spec.key, spec.kind, transitional)
+        shown = field_display(item, spec, transitional)
         if spec.kind == "block":
             if len(section.fields) > 1:
                 blocks.append(Text(spec.title, style="bold"))
@@ -108,6 +108,6 @@ class DetailPanel(VerticalScroll, can_focus=True):
         for section in self._sections:
             lines.append(section.title)
             for spec in section.fields:
-                shown = display(self._item, spec.key, spec.kind, self._transitional)
+                shown = field_display(self._item, spec, self._transitional)
                 lines.append(f"  {spec.title}: {shown or EMPTY}")
         return "\n".join(lines)

@@ -16,6 +16,7 @@ from tui.resources.areas import (
 from tui.resources.format import (
     badge_text,
     copy_value,
+    field_display,
     format_value,
     redact,
     sort_value,
@@ -278,3 +279,13 @@ def test_open_target_picks_the_spec_that_opens_an_item() -> None:
 def test_series_are_summarised() -> None:
     assert format_value([{"x": 1, "y": 2.5}, {"x": 2, "y": 3}], "series") == "2 points, latest 3"
     assert format_value([], "series") == "no data"
+
+
+def test_zero_shows_what_the_api_means_by_it() -> None:
+    zone = SPECS["domains"]
+    fields = {f.key: f for s in zone.sections for f in s.fields}
+    assert field_display({"retry_sec": 0}, fields["retry_sec"]) == "default (14400)"
+    assert field_display({"retry_sec": 7200}, fields["retry_sec"]) == "7200"
+    record = SPECS["domains.records"]
+    ttl = next(f for s in record.sections for f in s.fields if f.key == "ttl_sec")
+    assert field_display({"ttl_sec": 0}, ttl) == "0"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from tui.resources.spec import TRANSITIONAL_STATUSES, ResourceSpec, ValueKind, dig
+from tui.resources.spec import TRANSITIONAL_STATUSES, FieldSpec, ResourceSpec, ValueKind, dig
 
 Tone = Literal["ok", "busy", "warn", "error", "muted"]
 """How a status reads: settled and fine, changing, needs a look, failed, inactive."""
@@ -169,6 +169,15 @@ def display(
     if kind == "status":
         return badge_text(None if value is None else str(value), transitional)
     return format_value(value, kind)
+
+
+def field_display(
+    item: Mapping[str, Any], field: FieldSpec, transitional: frozenset[str] = frozenset()
+) -> str:
+    """Display text of a detail field: :func:`display`, or the field's text for 0 (defaults)."""
+    if field.zero and dig(item, field.key) == 0:
+        return field.zero
+    return display(item, field.key, field.kind, transitional)
 
 
 def column_cells(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str, ...]:

@@ -176,7 +176,7 @@ BALANCERS = ResourceSpec(
                 FieldSpec("hostname", "Hostname"),
                 FieldSpec("ipv4", "IPv4"),
                 FieldSpec("ipv6", "IPv6"),
-                FieldSpec("client_conn_throttle", "Connection throttle (/s)", "int"),
+                FieldSpec("client_conn_throttle", "Connection throttle (/s)", "int", zero="off"),
                 FieldSpec("tags", "Tags", "list"),
                 FieldSpec("transfer", "Transfer this month", "json"),
                 FieldSpec("created", "Created", "datetime"),

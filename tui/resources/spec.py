@@ -66,11 +66,20 @@ class Column:
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """One field of a detail section."""
+    """One field of a detail section.
+
+    Attributes:
+        key: Dotted path of the value in the item.
+        title: Label.
+        kind: How the value is formatted.
+        zero: Text shown instead of 0 where the API uses 0 for "the default" (a domain's
+            ``retry_sec`` 0 means 14,400 s); empty to show 0 itself.
+    """
 
     key: str
     title: str
     kind: ValueKind = "text"
+    zero: str = ""
 
 
 @dataclass(frozen=True)
