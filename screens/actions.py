@@ -48,6 +48,7 @@ ACTION_SCREENS: dict[str, str] = {
     "compute.rescue": "screens.compute_actions:rescue",
     "compute.stats": "screens.stats:open_stats",
     "profile.preferences": "screens.preferences:edit_preferences",
+    "k8s.kubeconfig_save": "screens.kubeconfig:save_kubeconfig",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 

@@ -27,6 +27,7 @@ from tui.resources.compute_choices import (
     rescue_body,
     type_line,
 )
+from widgets.model_form import Tick
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -63,9 +64,7 @@ class ResizeModal(RequestModal):
         yield Static(current, id="resize-current")
         yield OptionList(id="resize-types")
         # Compact: on a 24-line terminal every line saved is another type in the list.
-        yield Checkbox(
-            "resize the disks automatically (recommended)", True, id="resize-auto", compact=True
-        )
+        yield Tick("resize the disks automatically (recommended)", True, id="resize-auto")
         yield Static(
             Text(
                 "The instance shuts down, moves to the new type (billed from then on) and boots "

@@ -89,6 +89,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
 
     hint = "ctrl+s send · esc cancel · tab next field"
     """Key reminder under the buttons."""
+    send_label = "Send"
+    """Text of the button that sends."""
 
     def __init__(self, title: str, submit: Submit, *, request_line: str = "") -> None:
         super().__init__()
@@ -105,7 +107,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             yield from self.compose_body()
             yield Static("", id="form-general", classes="-hidden")
             with Horizontal(id="form-buttons"):
-                yield Button("Send", variant="primary", id="form-send", compact=True)
+                yield Button(self.send_label, variant="primary", id="form-send", compact=True)
                 yield Button("Cancel", id="form-cancel", compact=True)
             yield Static(self.hint, id="form-hint")
 

@@ -165,6 +165,15 @@ KUBECONFIG = ResourceSpec(
     sections=(Section("Kubeconfig", (FieldSpec("kubeconfig", "Kubeconfig (base64)", "secret"),)),),
     actions=(
         Action(
+            "k8s.kubeconfig_save",
+            "Save to file",
+            "k8s.kubeconfig.view",
+            key="w",
+            grant="none",
+            screen="k8s.kubeconfig_save",
+            description="Write the kubeconfig to a file only you can read, for kubectl",
+        ),
+        Action(
             "k8s.kubeconfig_reset",
             "Regenerate kubeconfig",
             "k8s.kubeconfig.delete",
