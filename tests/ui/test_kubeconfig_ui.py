@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import stat
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import Checkbox, Input, TabbedContent
 
@@ -16,18 +17,24 @@ from tests.ui.test_resource_detail import open_item
 from widgets.detail_panel import DetailPanel
 
 
+async def kubeconfig_tab(pilot: Any) -> SingletonPane:
+    """The Kubeconfig tab of cluster 9100, shown, with the keys on it."""
+    screen = await open_item(pilot, "k8s", "9100")
+    index = [c.title for c in screen.resource.children].index("Kubeconfig")
+    screen.query_one("#detail-tabs", TabbedContent).active = f"tab-child-{index}"
+    await settle(pilot)
+    pane = screen.query_one(f"#child-{index}", SingletonPane)
+    pane.query_one(DetailPanel).focus()
+    return pane
+
+
 async def test_save_writes_the_decoded_kubeconfig_privately_and_never_over_a_file(
     tmp_path: Path,
 ) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = await open_item(pilot, "k8s", "9100")
-        index = [c.title for c in screen.resource.children].index("Kubeconfig")
-        screen.query_one("#detail-tabs", TabbedContent).active = f"tab-child-{index}"
-        await settle(pilot)
-        pane = screen.query_one(f"#child-{index}", SingletonPane)
-        pane.query_one(DetailPanel).focus()
+        pane = await kubeconfig_tab(pilot)
         target = tmp_path / "kube" / "shop.yaml"
         target.parent.mkdir()
         target.write_text("someone else's config")
@@ -56,11 +63,7 @@ async def test_an_unwritable_path_reopens_the_dialog_with_the_reason(tmp_path: P
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        screen = await open_item(pilot, "k8s", "9100")
-        index = [c.title for c in screen.resource.children].index("Kubeconfig")
-        screen.query_one("#detail-tabs", TabbedContent).active = f"tab-child-{index}"
-        await settle(pilot)
-        screen.query_one(f"#child-{index}", SingletonPane).query_one(DetailPanel).focus()
+        await kubeconfig_tab(pilot)
         blocked = tmp_path / "a-file"
         blocked.write_text("x")
 
