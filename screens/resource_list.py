@@ -244,6 +244,8 @@ class RefreshingPane(WorkerForwarding, Vertical):
         self.error: CloudError | None = None
         self._seen_changes = 0
         """The app's change count when this pane last refreshed."""
+        self.focus_when_mounted = False
+        """Take the focus once composed (a tab's pane created as its tab is shown)."""
         self.init_state()
 
     def init_state(self) -> None:
@@ -253,6 +255,16 @@ class RefreshingPane(WorkerForwarding, Vertical):
         self.refresher.configure()
         if self._live:
             self.refresh_now()
+        if self.focus_when_mounted:
+            self.focus_main()
+
+    def focus_main(self) -> None:
+        """Focus what the keys act on: the table or the detail panel, else the first input."""
+        main = [w for w in self.query("*") if w.focusable]
+        preferred = [w for w in main if isinstance(w, ResourceTable | DetailPanel)]
+        target = (preferred or main or [None])[0]
+        if target is not None:
+            target.focus()
 
     @property
     def last_delay(self) -> float:
@@ -940,12 +952,41 @@ class ResourceListScreen(PaneHost, ShellScreen):
             yield make_pane(self.resource, self.params, lazy=False, id="pane-0")
             return
         with TabbedContent(id="area-tabs"):
-            for index, spec_id in enumerate((self.resource.id, *self.tabs)):
-                spec = SPECS[spec_id]
-                with TabPane(spec.title, id=f"tab-{index}"):
-                    yield make_pane(
-                        spec, self.params if index == 0 else {}, lazy=index > 0, id=f"pane-{index}"
-                    )
+            with TabPane(self.resource.title, id="tab-0"):
+                yield make_pane(self.resource, self.params, lazy=False, id="pane-0")
+            for index, spec_id in enumerate(self.tabs, start=1):
+                # Empty until first shown (see ensure_pane): styling the hidden tabs' tables,
+                # inputs and headers cost the first frame of the area ~50 ms.
+                yield TabPane(SPECS[spec_id].title, id=f"tab-{index}")
+
+    def ensure_pane(self, index: int, *, focus: bool = False) -> RefreshingPane:
+        """The pane of tab ``index``, mounted (and so loading) now if it is not yet.
+
+        Args:
+            index: Tab index (0 is the area's own list).
+            focus: Give the pane the keys (once it is composed, for a new one).
+        """
+        found = self.query(f"#pane-{index}")
+        if found:
+            pane = found.first(RefreshingPane)
+            if focus:
+                pane.focus_main()
+            return pane
+        spec = SPECS[(self.resource.id, *self.tabs)[index]]
+        pane = make_pane(spec, {}, lazy=False, id=f"pane-{index}")
+        pane.focus_when_mounted = focus
+        self.query_one(f"#tab-{index}", TabPane).mount(pane)
+        return pane
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        # Runs before PaneHost's handler (next in the MRO), which marks the live panes.
+        pane_id = event.pane.id or ""
+        if event.tabbed_content.id == "area-tabs" and pane_id.startswith("tab-"):
+            index = int(pane_id.removeprefix("tab-"))
+            if not self.query(f"#pane-{index}"):
+                # Shown for the first time (tab key, mouse, ``[``/``]``): a tab switch focuses
+                # what it shows, and this pane was not there to be focused.
+                self.ensure_pane(index, focus=True)
 
     def on_mount(self) -> None:
         target = self.content_focus_target()
@@ -962,11 +1003,10 @@ class ResourceListScreen(PaneHost, ShellScreen):
         ids = (self.resource.id, *self.tabs)
         if spec_id not in ids:
             return False
+        index = ids.index(spec_id)
         if self.tabs:
-            self.query_one("#area-tabs", TabbedContent).active = f"tab-{ids.index(spec_id)}"
-        pane = self.query_one(f"#pane-{ids.index(spec_id)}", RefreshingPane)
-        target = pane.query(ResourceTable).first() if isinstance(pane, ResourceListPane) else pane
-        target.focus()
+            self.query_one("#area-tabs", TabbedContent).active = f"tab-{index}"
+        self.ensure_pane(index, focus=True)
         return True
 
     def help_title(self) -> str:

@@ -221,6 +221,24 @@ async def test_choosing_the_shown_area_in_the_sidebar_gives_the_table_the_keys()
         assert table.cursor_row == before + 1
 
 
+async def test_hidden_tabs_are_built_when_first_shown_and_take_the_keys() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#pane-0", ResourceListPane).table.focus()
+        assert not screen.query("#pane-1")  # Instance types: not composed before it is shown
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        types = screen.query_one("#pane-1", ResourceListPane)
+        assert types.loaded and types.table.row_count > 0
+        assert app.focused is types.table
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert app.focused is screen.query_one("#pane-0", ResourceListPane).table
+        assert not types.visible_now
+
+
 async def test_unexpected_worker_error_opens_the_error_modal_and_the_app_lives() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
