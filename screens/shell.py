@@ -54,12 +54,23 @@ def binding_for(action: Action) -> Binding:
 
 
 def add_action_bindings(node: DOMNode, actions: Iterable[Action]) -> None:
-    """Bind every keyed action on ``node`` (instance-level: specs differ per screen)."""
+    """Bind every keyed action on ``node`` (instance-level: specs differ per screen).
+
+    The actions come before the node's own keys, so the footer shows them first: on an
+    80-column terminal it has room for about seven keys, and "New", "Edit", "Delete" and the
+    power actions matter more there than Copy or JSON (all are in ``?`` help and the palette).
+    """
+    own = node._bindings.key_to_bindings
+    merged: dict[str, list[Binding]] = {}
     for action in actions:
         if not action.key:
             continue
         for binding in Binding.make_bindings([binding_for(action)]):
-            node._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
+            merged.setdefault(binding.key, []).append(binding)
+    for key, bindings in own.items():
+        merged.setdefault(key, []).extend(bindings)
+    own.clear()
+    own.update(merged)
 
 
 def action_for_key(node: DOMNode, key: str) -> str | None:
