@@ -41,6 +41,7 @@ class ResizeModal(RequestModal):
     """
 
     DEFAULT_CSS = """
+    ResizeModal > #dialog { width: 120; }
     ResizeModal #resize-current { height: auto; }
     ResizeModal #resize-auto { margin: 0 0 0 1; }
     ResizeModal OptionList { height: 1fr; }
@@ -85,8 +86,11 @@ class ResizeModal(RequestModal):
         except CloudError as error:
             self.show_general([f"Types could not be loaded: {describe_error(error)}"])
             return
+        # One line per type: the full line needs ~108 columns of list (the dialog is 120 wide
+        # where the terminal allows); narrower terminals get the compact line.
+        compact = self.app.size.width < 116
         for kind in self.types:
-            line = Text(type_line(kind))
+            line = Text(type_line(kind, compact=compact))
             if str(kind.get("id")) == self.current:
                 line.append("  (current)", style="bold")
             options.add_option(Option(line, id=str(kind.get("id"))))

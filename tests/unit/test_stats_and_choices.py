@@ -92,3 +92,20 @@ def test_preferences_text_round_trip_and_errors() -> None:
     assert value is None and problem.startswith("Not valid JSON") and "line 1" in problem
     assert parse_preferences("[1]")[1] == "The preferences must be a JSON object, not list."
     assert parse_preferences("  ")[0] is None
+
+
+def test_compact_type_line_fits_a_narrow_dialog() -> None:
+    kind = {
+        "id": "hi-mem-24",
+        "label": "High memory 24 GB",
+        "vcpus": 12,
+        "memory": 24576,
+        "disk": 1228800,
+        "transfer": 12000,
+        "price": {"monthly": 1_200.0},
+    }
+    line = type_line(kind, compact=True)
+    assert len(line) + len("  (current)") <= 70
+    assert "12 vCPU" in line and "24 GB RAM" in line and "$1,200.00/mo" in line
+    assert "High memory" not in line and "transfer" not in line
+    assert "transfer" in type_line(kind)

@@ -14,31 +14,34 @@ RESCUE_DEVICES = ("sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg")
 RESERVED_DEVICE = "sdh"
 
 
-def type_line(kind: Mapping[str, Any], *, with_id: bool = True) -> str:
-    """One instance type in a line: id, vCPUs, memory, disk, transfer, monthly price.
+def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = False) -> str:
+    """One instance type in a line: id, vCPUs, memory, disk, transfer, monthly price, name.
 
-    Memory and disk are in MB in the API; shown in GB.
+    Memory and disk are in MB in the API; shown in GB. ``compact`` (narrow terminals) leaves out
+    the transfer quota and the type's name, which repeats its specs, so a line and a
+    "(current)" mark fit in the 70 columns an 80-column dialog's list has.
     """
     parts: list[str] = []
     if with_id:
-        parts.append(f"{kind.get('id', '')!s:<14}")
+        parts.append(f"{kind.get('id', '')!s:<{10 if compact else 14}}")
     vcpus = kind.get("vcpus")
     memory = kind.get("memory")
     disk = kind.get("disk")
     transfer = kind.get("transfer")
     if isinstance(vcpus, int):
         parts.append(f"{vcpus:>2} vCPU")
+    width = 3 if compact else 5  # columns of the RAM figure (up to 512 GB)
     if isinstance(memory, int | float):
-        parts.append(f"{memory / 1024:>5g} GB RAM")
+        parts.append(f"{memory / 1024:>{width}g} GB RAM")
     if isinstance(disk, int | float):
-        parts.append(f"{disk / 1024:>5g} GB disk")
-    if isinstance(transfer, int | float):
+        parts.append(f"{disk / 1024:>{4 if compact else 5}g} GB disk")
+    if isinstance(transfer, int | float) and not compact:
         parts.append(f"{transfer / 1000:g} TB transfer")
     price = kind.get("price")
     if isinstance(price, Mapping) and isinstance(price.get("monthly"), int | float):
-        parts.append(f"${price['monthly']:,.2f}/month")
+        parts.append(f"${price['monthly']:,.2f}/{'mo' if compact else 'month'}")
     label = kind.get("label")
-    if with_id and label:
+    if with_id and label and not compact:
         parts.append(f"— {label}")
     return "  ".join(parts)
 
