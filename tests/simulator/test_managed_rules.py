@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.simulator.rules import refused
 from tui.api.client import ApiClient
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import ApiError
@@ -38,20 +39,6 @@ def snapshot(sim: Simulator) -> dict[str, Any]:
     return copy.deepcopy({k: v for k, v in sim.store.tables.items() if k.startswith("managed.")})
 
 
-async def fails(
-    api: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    *,
-    status: int = 400,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await api.call(name, params, body=body)
-    assert info.value.status == status, info.value
-    return info.value
-
-
 async def invalid(
     sim: Simulator,
     api: ApiClient,
@@ -62,7 +49,7 @@ async def invalid(
 ) -> None:
     """400 naming ``field``, and no managed table changed."""
     before = snapshot(sim)
-    error = await fails(api, name, params, body)
+    error = await refused(api, name, params, body)
     assert field in error.field_errors(), error
     assert snapshot(sim) == before
 
@@ -81,7 +68,7 @@ async def test_restricted_user_is_refused_every_operation(
     api = client_for("restricted")
     before = snapshot(sim)
     body = {"label": "abc"} if REGISTRY[name].writes else None
-    error = await fails(api, name, _params(name), body, status=403)
+    error = await refused(api, name, _params(name), body, status=403)
     assert "unrestricted" in error.reasons
     assert snapshot(sim) == before
 
@@ -91,11 +78,11 @@ async def test_readonly_token_reads_but_cannot_write(
 ) -> None:
     api = client_for("readonly")
     assert (await api.call("managed.services.list"))["results"] >= 1
-    await fails(api, "managed.contacts.create", body={"name": "Ann"}, status=403)
+    await refused(api, "managed.contacts.create", body={"name": "Ann"}, status=403)
 
 
 async def test_anonymous_is_401(client_for: Callable[..., ApiClient]) -> None:
-    await fails(client_for("anonymous"), "managed.stats", status=401)
+    await refused(client_for("anonymous"), "managed.stats", status=401)
 
 
 async def test_page_size_bounds(client: ApiClient) -> None:
@@ -161,8 +148,8 @@ async def test_contact_update_is_partial_and_validated(sim: Simulator, client: A
 
 
 async def test_unknown_contact_is_404(client: ApiClient) -> None:
-    await fails(client, "managed.contacts.view", {"contactId": 1}, status=404)
-    await fails(client, "managed.contacts.delete", {"contactId": "abc"}, status=404)
+    await refused(client, "managed.contacts.view", {"contactId": 1}, status=404)
+    await refused(client, "managed.contacts.delete", {"contactId": "abc"}, status=404)
 
 
 # -- credentials ----------------------------------------------------------------------------
@@ -272,10 +259,10 @@ async def test_revoke_deletes_and_unlinks_services(sim: Simulator, client: ApiCl
     )
     assert service["credentials"] == [made["id"]]
     assert await client.call("managed.credentials.revoke", {"credentialId": made["id"]}) == {}
-    await fails(client, "managed.credentials.view", {"credentialId": made["id"]}, status=404)
+    await refused(client, "managed.credentials.view", {"credentialId": made["id"]}, status=404)
     after = await client.call("managed.services.view", {"serviceId": service["id"]})
     assert after["credentials"] == []
-    await fails(client, "managed.credentials.revoke", {"credentialId": made["id"]}, status=404)
+    await refused(client, "managed.credentials.revoke", {"credentialId": made["id"]}, status=404)
 
 
 async def test_ssh_key_is_a_deterministic_ed25519_key(sim: Simulator, client: ApiClient) -> None:
@@ -307,7 +294,7 @@ async def test_issues_are_read_only(sim: Simulator, client: ApiClient) -> None:
     with pytest.raises(ApiError) as info:
         await client.request("POST", "/managed/issues", json={})
     assert info.value.status == 405
-    await fails(client, "managed.issues.view", {"issueId": 5}, status=404)
+    await refused(client, "managed.issues.view", {"issueId": 5}, status=404)
 
 
 # -- compute settings -----------------------------------------------------------------------
@@ -334,8 +321,8 @@ async def test_deleted_instance_settings_disappear(sim: Simulator, client: ApiCl
     sim.store.delete("compute.instances", OTHER_ID)
     ids = [r["id"] for r in (await client.call("managed.compute_settings.list"))["data"]]
     assert OTHER_ID not in ids
-    await fails(client, "managed.compute_settings.view", params, status=404)
-    await fails(client, "managed.compute_settings.update", params, {"ssh": {}}, status=404)
+    await refused(client, "managed.compute_settings.view", params, status=404)
+    await refused(client, "managed.compute_settings.update", params, {"ssh": {}}, status=404)
 
 
 async def test_settings_follow_live_instance_label(sim: Simulator, client: ApiClient) -> None:
@@ -540,8 +527,8 @@ async def test_delete_stops_monitoring(sim: Simulator, client: ApiClient) -> Non
     params = {"serviceId": made["id"]}
     assert await client.call("managed.services.delete", params) == {}
     assert not [e for e in sim.store.events if e["args"].get("id") == made["id"]]
-    await fails(client, "managed.services.view", params, status=404)
-    await fails(client, "managed.services.enable", params, status=404)
+    await refused(client, "managed.services.view", params, status=404)
+    await refused(client, "managed.services.enable", params, status=404)
 
 
 # -- stats ----------------------------------------------------------------------------------

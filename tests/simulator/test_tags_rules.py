@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.simulator.rules import refused
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.simulator import Simulator, VirtualClock
@@ -61,20 +62,6 @@ def volume_id(sim: Simulator) -> int:
     return int(sim.store.rows("volumes.volumes")[0]["id"])
 
 
-async def fails(
-    api: ApiClient,
-    name: str,
-    params: dict[str, Any] | None = None,
-    body: Any = None,
-    *,
-    status: int = 400,
-) -> ApiError:
-    with pytest.raises(ApiError) as info:
-        await api.call(name, params, body=body)
-    assert info.value.status == status, info.value
-    return info.value
-
-
 async def labels(api: ApiClient) -> list[str]:
     return [t["label"] for t in (await api.call("tags.list"))["data"]]
 
@@ -93,8 +80,8 @@ async def test_restricted_user_cannot_create_or_delete(
     grant_restricted(sim.store, "compute", INSTANCE_A, "tag-a", "read_write")
     api = client_for("restricted")
     before = tag_state(sim)
-    await fails(api, "tags.create", body={"label": "mine", "computes": [INSTANCE_A]}, status=403)
-    await fails(api, "tags.delete", {"label": "Alpha"}, status=403)
+    await refused(api, "tags.create", body={"label": "mine", "computes": [INSTANCE_A]}, status=403)
+    await refused(api, "tags.delete", {"label": "Alpha"}, status=403)
     assert tag_state(sim) == before
 
 
@@ -102,7 +89,7 @@ async def test_readonly_token_cannot_create(
     sim: Simulator, client_for: Callable[..., ApiClient]
 ) -> None:
     before = tag_state(sim)
-    await fails(client_for("readonly"), "tags.create", body={"label": "nope"}, status=403)
+    await refused(client_for("readonly"), "tags.create", body={"label": "nope"}, status=403)
     assert "Alpha" in await labels(client_for("readonly"))
     assert tag_state(sim) == before
 
@@ -130,7 +117,7 @@ async def test_create_rules(
     body: dict[str, Any], field: str, sim: Simulator, client: ApiClient
 ) -> None:
     before = tag_state(sim)
-    error = await fails(client, "tags.create", body=body)
+    error = await refused(client, "tags.create", body=body)
     assert field in error.field_errors()
     assert tag_state(sim) == before
 
@@ -142,7 +129,7 @@ async def test_label_limits_at_their_edges(client: ApiClient) -> None:
 
 async def test_one_unknown_id_creates_and_tags_nothing(sim: Simulator, client: ApiClient) -> None:
     before = tag_state(sim)
-    error = await fails(
+    error = await refused(
         client,
         "tags.create",
         body={"label": "partial", "domains": [DOMAIN_ID], "computes": [INSTANCE_A, 424242]},
@@ -164,7 +151,7 @@ async def test_object_without_read_write_creates_nothing(sim: Simulator) -> None
             "http://sim.local/v4", token, transport=sim.transport(), allow_insecure=True
         )
         before = tag_state(sim)
-        error = await fails(
+        error = await refused(
             api,
             "tags.create",
             body={"label": "needs-rw", "domains": [DOMAIN_ID], "computes": [INSTANCE_A]},
@@ -200,7 +187,7 @@ async def test_create_tags_every_listed_object_once(sim: Simulator, client: ApiC
         ("volume", vid),
         ("loadbalancer", BALANCER_ID),
     ]
-    await fails(client, "tags.create", body={"label": "Alpha"})
+    await refused(client, "tags.create", body={"label": "Alpha"})
 
 
 # -- list -----------------------------------------------------------------------------------
@@ -260,7 +247,7 @@ async def test_missing_tables_count_as_empty(sim: Simulator, client: ApiClient) 
     assert await labels(client) == sorted(
         (r["label"] for r in sim.store.rows("tags.tags")), key=lambda t: (t.casefold(), t)
     )
-    await fails(client, "tags.create", body={"label": "lonely", "computes": [INSTANCE_A]})
+    await refused(client, "tags.create", body={"label": "lonely", "computes": [INSTANCE_A]})
     assert (await client.call("tags.create", body={"label": "lonely"}))["label"] == "lonely"
     assert await objects_of(client, "lonely") == []
 
@@ -297,7 +284,7 @@ async def test_delete_removes_the_tag_everywhere(sim: Simulator, client: ApiClie
     assert record["tags"] == ["keep-me"]
     assert sim.store.get("tags.tags", "doomed") is None
     assert "doomed" not in await labels(client)
-    await fails(client, "tags.delete", {"label": "doomed"}, status=404)
+    await refused(client, "tags.delete", {"label": "doomed"}, status=404)
 
 
 async def test_delete_of_a_tag_living_only_on_objects(sim: Simulator, client: ApiClient) -> None:
@@ -323,7 +310,7 @@ async def test_objects_are_a_mixed_collection_of_public_fields(
 
 
 async def test_unknown_tag_objects_is_404(client: ApiClient) -> None:
-    await fails(client, "tags.objects", {"label": "never-heard-of-it"}, status=404)
+    await refused(client, "tags.objects", {"label": "never-heard-of-it"}, status=404)
 
 
 async def test_explicit_tag_without_objects_lists_nothing(client: ApiClient) -> None:
@@ -343,7 +330,7 @@ async def test_restricted_user_sees_only_readable_objects(
     assert "shared" in seen and "Alpha" in seen and "decommission-2027" in seen
     assert "hidden-one" not in seen
     assert await objects_of(api, "shared") == [("compute", INSTANCE_A)]
-    await fails(api, "tags.objects", {"label": "hidden-one"}, status=404)
+    await refused(api, "tags.objects", {"label": "hidden-one"}, status=404)
     assert await objects_of(client, "hidden-one") == [("compute", INSTANCE_B)]
 
 
