@@ -201,6 +201,12 @@ def test_store_group_follows_puts_and_deletes() -> None:
     store.delete("t", 1)
     assert store.group("t", "zone", 7) == []
     assert [r["id"] for r in store.group("t", "zone", 8)] == [2, 3]
+    record = store.get("t", 2)
+    assert record is not None
+    record["zone"] = 9  # changed in place, then put again: the same object
+    store.put("t", 2, record)
+    assert [r["id"] for r in store.group("t", "zone", 8)] == [3]
+    assert [r["id"] for r in store.group("t", "zone", 9)] == [2]
 
 
 def test_virtual_clock_never_goes_back() -> None:

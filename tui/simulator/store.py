@@ -18,6 +18,34 @@ class StateFileError(Exception):
     """The ``--state`` file cannot be read or is not a simulator state."""
 
 
+class _Group:
+    """Keys of one table by the text of one field: an index kept by :class:`Store`.
+
+    It remembers the value each key was filed under, so a record changed in place and ``put``
+    again moves to its new group (the old record is the same object: it cannot tell).
+    """
+
+    def __init__(self) -> None:
+        self.members: dict[str, dict[str, None]] = {}
+        self.value_of: dict[str, str] = {}
+
+    def file(self, key: str, value: str) -> None:
+        """File ``key`` under ``value``; a key already there keeps its place in its group."""
+        previous = self.value_of.get(key)
+        if previous == value:
+            return
+        if previous is not None:
+            self.members[previous].pop(key, None)
+        self.value_of[key] = value
+        self.members.setdefault(value, {})[key] = None
+
+    def remove(self, key: str) -> None:
+        """Forget ``key``."""
+        previous = self.value_of.pop(key, None)
+        if previous is not None:
+            self.members[previous].pop(key, None)
+
+
 class Store:
     """Tables of records keyed by id, id counters, free-form metadata and scheduled events."""
 
@@ -33,7 +61,7 @@ class Store:
         # (table, field) -> field value -> keys in insertion order; built on first use of
         # ``group`` and kept current by ``put``/``delete``, so "the records of zone 7" does
         # not scan every record of every zone (seeding 10,000 instances was quadratic).
-        self._groups: dict[tuple[str, str], dict[str, dict[str, None]]] = {}
+        self._groups: dict[tuple[str, str], _Group] = {}
 
     def table(self, name: str) -> dict[str, dict[str, Any]]:
         """The table ``name`` (created empty on first use), keyed by ``str(id)``."""
@@ -52,24 +80,19 @@ class Store:
     def put(self, table: str, key: object, record: dict[str, Any]) -> dict[str, Any]:
         """Insert or replace a record and return it."""
         skey = str(key)
-        rows = self.table(table)
-        old = rows.get(skey)
-        rows[skey] = record
-        for (name, field), index in self._groups.items():
-            if name != table:
-                continue
-            value = str(record.get(field))
-            if old is not None and str(old.get(field)) != value:
-                index.get(str(old.get(field)), {}).pop(skey, None)
-            # setdefault keeps a replaced record's place in its group.
-            index.setdefault(value, {}).setdefault(skey, None)
+        self.table(table)[skey] = record
+        for (name, field), group in self._groups.items():
+            if name == table:
+                group.file(skey, str(record.get(field)))
         self.dirty = True
         return record
 
     def delete(self, table: str, key: object) -> dict[str, Any] | None:
         """Remove a record; returns it, or None when absent."""
         self.dirty = True
-        self._ungroup(table, str(key))
+        for (name, _field), group in self._groups.items():
+            if name == table:
+                group.remove(str(key))
         return self.table(table).pop(str(key), None)
 
     def group(self, table: str, field: str, value: object) -> list[dict[str, Any]]:
@@ -81,22 +104,12 @@ class Store:
         ``put`` again for a new ``field`` value to be seen.
         """
         rows = self.table(table)
-        index = self._groups.get((table, field))
-        if index is None:
-            index = {}
+        group = self._groups.get((table, field))
+        if group is None:
+            group = self._groups[(table, field)] = _Group()
             for key, record in rows.items():
-                index.setdefault(str(record.get(field)), {})[key] = None
-            self._groups[(table, field)] = index
-        return [rows[key] for key in index.get(str(value), ()) if key in rows]
-
-    def _ungroup(self, table: str, key: str) -> None:
-        """Forget ``key`` in every index of ``table`` (before it is replaced or deleted)."""
-        record = self.tables.get(table, {}).get(key)
-        if record is None:
-            return
-        for (name, field), index in self._groups.items():
-            if name == table:
-                index.get(str(record.get(field)), {}).pop(key, None)
+                group.file(key, str(record.get(field)))
+        return [rows[key] for key in group.members.get(str(value), ()) if key in rows]
 
     def rows(self, table: str) -> list[dict[str, Any]]:
         """All records of a table in insertion order."""
