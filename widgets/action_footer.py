@@ -11,7 +11,7 @@ most once per refresh however many changes arrived.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import groupby
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 _KeyLayout = tuple[str, str, str, object]
 """What a footer key looks like apart from its state: key, description, action, group."""
+
+
+def _layout_of(keys: Iterable[tuple[Binding, bool, str]]) -> tuple[_KeyLayout, ...]:
+    """The keys' layouts, their enabled states and tooltips left out."""
+    return tuple((b.key, b.description, b.action, b.group) for b, _enabled, _tip in keys)
 
 
 class ActionFooter(Footer):
@@ -62,9 +67,7 @@ class ActionFooter(Footer):
     def compose(self) -> ComposeResult:
         """Compose as Footer does, remembering which keys were shown."""
         if self._bindings_ready:
-            self._layout = tuple(
-                (b.key, b.description, b.action, b.group) for b, _e, _t in self._shown_keys()
-            )
+            self._layout = _layout_of(self._shown_keys())
         yield from super().compose()
 
     def bindings_changed(self, screen: Screen[object]) -> None:
@@ -82,9 +85,8 @@ class ActionFooter(Footer):
         if not self.is_attached:
             return
         shown = list(self._shown_keys())
-        layout = tuple((b.key, b.description, b.action, b.group) for b, _e, _t in shown)
         widgets = list(self.query(FooterKey))
-        if layout != self._layout or len(widgets) != len(shown):
+        if _layout_of(shown) != self._layout or len(widgets) != len(shown):
             await self.recompose()
             return
         for widget, (_binding, enabled, tooltip) in zip(widgets, shown, strict=True):
