@@ -260,6 +260,8 @@ class RefreshingPane(WorkerForwarding, Vertical):
 
     def focus_main(self) -> None:
         """Focus what the keys act on: the table or the detail panel, else the first input."""
+        # Not ShellScreen.content_focus_target: that skips widgets not displayed, and a pane
+        # mounted as its tab is being shown runs this before the tab counts as displayed.
         main = [w for w in self.query("*") if w.focusable]
         preferred = [w for w in main if isinstance(w, ResourceTable | DetailPanel)]
         target = (preferred or main or [None])[0]
