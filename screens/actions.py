@@ -21,7 +21,7 @@ from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
-from tui.resources.availability import cautions
+from tui.resources.availability import UserContext, cautions, field_locks
 from tui.resources.forms import ChoiceSource, display_value, form_for, initial_values
 from tui.resources.spec import Action, ResourceSpec, dig
 
@@ -226,9 +226,8 @@ async def run_form(ctx: ActionContext) -> bool:
     assert ctx.action.form is not None
     form = form_for(ctx.action.form)
     user = getattr(ctx.app, "user_context", None)
-    if user is not None and user.restricted:
-        # The API refuses any change of tags from a restricted user (403): say so up front.
-        form = form.locking("tags", "only unrestricted users may add or change tags.")
+    for name, reason in field_locks(user or UserContext()).items():
+        form = form.locking(name, reason)
     edit = ctx.endpoint.method == "PUT" and ctx.action.target == "item"
     values = initial_values(form, ctx.item) if edit else {}
     for name, source in ctx.action.prefill.items():

@@ -65,6 +65,16 @@ def grant_id(kind: str, item: Mapping[str, Any], spec: ResourceSpec) -> object:
     return value
 
 
+def field_locks(user: UserContext) -> dict[str, str]:
+    """Form inputs this user may not change, and why (shown locked rather than refused later).
+
+    The API refuses any change of tags from a restricted user (403), in every area.
+    """
+    if user.restricted:
+        return {"tags": "only unrestricted users may add or change tags."}
+    return {}
+
+
 def field_matches(item: Mapping[str, Any], field: str, value: Any) -> bool:
     """True when ``item``'s ``field`` equals ``value`` (:data:`IS_SET`: holds any value)."""
     current = dig(item, field)
