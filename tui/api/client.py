@@ -7,7 +7,7 @@ import importlib.util
 import ipaddress
 import logging
 import sys
-from collections.abc import AsyncIterable, AsyncIterator, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -47,6 +47,7 @@ def _remember_missing_sniffio() -> None:
 _remember_missing_sniffio()
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 DEFAULT_CONNECT_TIMEOUT = 5.0
 DEFAULT_READ_TIMEOUT = 30.0
@@ -257,11 +258,19 @@ class ApiClient:
             Decoded JSON, ``{}`` for empty bodies.
         """
         params = {k: v for k, v in (query or {}).items() if v is not None}
+        return await self._with_retries(
+            method, path, lambda: self._send_once(method, path, json, params)
+        )
+
+    async def _with_retries(
+        self, method: str, path: str, attempt_once: Callable[[], Awaitable[R]]
+    ) -> R:
+        """Run ``attempt_once`` until it succeeds or the retry policy gives up."""
         attempt = 0
         while True:
             attempt += 1
             try:
-                return await self._send_once(method, path, json, params)
+                return await attempt_once()
             except CloudError as error:
                 if not self.retry.should_retry(method, error, attempt):
                     raise
@@ -421,17 +430,10 @@ class ApiClient:
         path = fill_path(e.path, dict(path_params or {}))
         params = {k: v for k, v in (query or {}).items() if v is not None}
         params.update(page=page, page_size=size)
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return await self._exchange(e.method, path, None, params), path
-            except CloudError as error:
-                if not self.retry.should_retry(e.method, error, attempt):
-                    raise
-                wait = self.retry.delay(error, attempt)
-                log.info("retrying %s %s in %.2fs after %s", e.method, path, wait, error)
-                await self.retry.sleep(wait)
+        response = await self._with_retries(
+            e.method, path, lambda: self._exchange(e.method, path, None, params)
+        )
+        return response, path
 
     @staticmethod
     def _parse_page(
