@@ -135,6 +135,10 @@ class CloudApp(App[int]):
             self._start()
 
     def _start(self) -> None:
+        assert self.session is not None
+        # A request waiting to be retried shows in the status bar while it waits, not only
+        # when it finally fails.
+        self.session.client.on_retry = lambda error, _wait: self.api_failed(error)
         self.switch_mode(AREAS[0].id)
         self.load_user()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from screens.command_line import CommandLineScreen
@@ -11,6 +13,7 @@ from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListPane, ResourceListScreen, SingletonPane
 from tests.ui.helpers import demo_session, make_app, not_implemented, seeded, settle
 from tui.api.errors import ServerError
+from tui.api.retry import RetryPolicy
 from tui.resources.areas import AREAS, SPECS
 from widgets.resource_table import ResourceTable
 from widgets.sidebar import Sidebar
@@ -288,6 +291,34 @@ async def test_unreachable_api_is_shown_in_the_status_bar_and_rows_stay() -> Non
         assert any("UNREACHABLE" in t for t, _c in status_parts(app))
         assert pane.table.row_count == rows
         assert pane.last_delay > 60  # backed off beyond the fast interval (one is provisioning)
+
+
+async def test_a_rate_limited_refresh_says_so_while_it_waits_to_retry() -> None:
+    session = demo_session()
+    released = asyncio.Event()
+
+    async def held(_seconds: float) -> None:
+        await released.wait()
+
+    session.client.retry = RetryPolicy(sleep=held)
+    app = make_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        rows = pane.table.row_count
+        session.simulator.faults.fail_next("compute.instances.list", 1, 429)
+        pane.refresh_now()
+        for _ in range(50):
+            if app.api_health == "rate_limited":
+                break
+            await pilot.pause()
+        # Still waiting to retry: the status bar already says why, the rows stay.
+        assert app.api_health == "rate_limited" and pane.fetching
+        assert any("RATE LIMITED" in t for t, _c in status_parts(app))
+        assert pane.table.row_count == rows
+        released.set()
+        await settle(pilot)
+        assert app.api_health == "online" and not pane.fetching
 
 
 async def test_palette_finds_resources_by_label_across_areas() -> None:

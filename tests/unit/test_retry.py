@@ -80,6 +80,21 @@ async def test_post_is_retried_on_429_honouring_retry_after() -> None:
     assert sleep.delays == [3.0]
 
 
+async def test_each_retry_is_announced_before_it_waits() -> None:
+    client, _seen, sleep = scripted(
+        [
+            httpx.Response(429, headers={"Retry-After": "3"}),
+            httpx.Response(503),
+            httpx.Response(200, json={"ok": 1}),
+        ]
+    )
+    told: list[tuple[type, float, int]] = []
+    client.on_retry = lambda error, wait: told.append((type(error), wait, len(sleep.delays)))
+    assert await client.call("profile.view") == {"ok": 1}
+    # Told before each sleep (no delay recorded yet at the first), with that sleep's length.
+    assert told == [(RateLimited, 3.0, 0), (ServerError, sleep.delays[1], 1)]
+
+
 async def test_post_is_retried_on_connect_error_before_sending() -> None:
     client, seen, _ = scripted([httpx.ConnectError("refused"), httpx.Response(200, json={"id": 2})])
     assert await client.call("compute.instances.create", body={}) == {"id": 2}

@@ -185,6 +185,9 @@ class ApiClient:
         )
         self.request_count = 0
         """Requests sent (retries included); the status bar and benchmarks read it."""
+        self.on_retry: Callable[[CloudError, float], None] | None = None
+        """Told ``(error, seconds)`` before each retry waits: the UI says why nothing arrives
+        yet (a 429 may be retried after up to a minute)."""
 
     @property
     def has_token(self) -> bool:
@@ -276,6 +279,8 @@ class ApiClient:
                     raise
                 wait = self.retry.delay(error, attempt)
                 log.info("retrying %s %s in %.2fs after %s", method, path, wait, error)
+                if self.on_retry is not None:
+                    self.on_retry(error, wait)
                 await self.retry.sleep(wait)
 
     async def _send_once(self, method: str, path: str, json: Any, params: Mapping[str, Any]) -> Any:
