@@ -246,3 +246,22 @@ async def test_unauthorized_is_typed(sim: Simulator) -> None:
     with pytest.raises(ApiError):
         await client.call("k8s.versions.list")
     await client.aclose()
+
+
+def test_served_simulator_does_not_print_a_traceback_for_a_dropped_connection() -> None:
+    import logging
+    import sys
+
+    from tui.simulator.app import DroppedConnection
+    from tui.simulator.server import _DropsAreNotCrashes
+
+    def record(exc: BaseException) -> logging.LogRecord:
+        try:
+            raise exc
+        except BaseException:
+            info = sys.exc_info()
+        return logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, "x", None, info)
+
+    drops = _DropsAreNotCrashes()
+    assert not drops.filter(record(DroppedConnection()))
+    assert drops.filter(record(RuntimeError("a real crash is still reported")))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
-from tui.simulator.app import Simulator
+from tui.simulator.app import DroppedConnection, Simulator
 from tui.simulator.auth import DEMO_TOKENS
 from tui.simulator.clock import RealClock
 from tui.simulator.faults import Faults
@@ -39,6 +40,18 @@ def build_simulator(
     return sim
 
 
+class _DropsAreNotCrashes(logging.Filter):
+    """Keeps uvicorn from printing a traceback for every connection ``--drop-rate`` drops.
+
+    A drop is the simulator raising :class:`DroppedConnection` so uvicorn closes the connection
+    without an answer; that is the fault asked for, not an error of the server.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, DroppedConnection)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8080,
@@ -68,5 +81,6 @@ def serve(
     config = uvicorn.Config(
         sim, host=host, port=port, lifespan="off", log_level="warning", access_log=False
     )
+    logging.getLogger("uvicorn.error").addFilter(_DropsAreNotCrashes())
     uvicorn.Server(config).run()
     return 0
