@@ -166,10 +166,12 @@ class ActionContext:
             if value in (None, ""):
                 raise LookupError(form_title(field or name).lower())
             params[param] = value
+        filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
+        context = {**(self.item or {}), **filled}
         options: list[tuple[str, Any]] = []
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
             for item in page.data:
-                if source.accepts(item):
+                if source.accepts(item, context):
                     options.append(source.option(item))
             if len(options) >= MAX_CHOICES:
                 break

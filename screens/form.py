@@ -244,7 +244,7 @@ class FormModal(RequestModal):
         if changed is None:
             return
         for key, source in self._sources.items():
-            if changed in source.form_params.values():
+            if changed in source.depends_on:
                 self._reload(key)
 
     async def _load(self, names: list[str], source: ChoiceSource) -> None:

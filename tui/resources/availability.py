@@ -126,14 +126,15 @@ def availability(
             and dig(item, "is_public")
         ):
             return False, f"owned by {owner}; you can change only your own"
-        if action.allowed_statuses:
-            status = spec.status_of(item)
-            if status not in action.allowed_statuses:
-                allowed = " or ".join(action.allowed_statuses)
-                return (
-                    False,
-                    f"the {spec.singular} is {status or 'in an unknown state'}; needs {allowed}",
-                )
+        status = spec.status_of(item)
+        if status in action.refused_statuses:
+            return False, f"the {spec.singular} is {status}; try again once that finishes"
+        if action.allowed_statuses and status not in action.allowed_statuses:
+            allowed = " or ".join(action.allowed_statuses)
+            return (
+                False,
+                f"the {spec.singular} is {status or 'in an unknown state'}; needs {allowed}",
+            )
     return _grant_allows(spec, action, item, user)
 
 

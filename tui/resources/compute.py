@@ -115,6 +115,7 @@ INSTANCES = ResourceSpec(
             "compute.instances.delete",
             key="d",
             confirm="typed",
+            refused_statuses=frozenset({"cloning", "restoring"}),
             description="Delete the instance with its disks, configs and backups (irreversible)",
         ),
         Action(
@@ -149,7 +150,7 @@ INSTANCES = ResourceSpec(
             "compute.instances.resize",
             key="z",
             screen="compute.resize",
-            allowed_statuses=("running", "offline"),
+            refused_statuses=INSTANCE_TRANSITIONAL,  # "queued actions must complete first"
             description="Move to another instance type",
         ),
         Action(
@@ -158,6 +159,7 @@ INSTANCES = ResourceSpec(
             "compute.instances.rescue",
             key="x",
             screen="compute.rescue",
+            refused_statuses=INSTANCE_TRANSITIONAL,
             description="Boot into rescue mode with a device map",
         ),
         Action(

@@ -73,6 +73,9 @@ class ChoiceSource:
         where: ``(field, value)`` an item must match to be offered (available images only).
         form_params: Path parameter -> form field that fills it when the action has no such
             parameter (a volume's attach form: the configs of the instance chosen above).
+        same_as: Option field -> name of a value the option must share: the form's field of
+            that name once filled, else the action's item's (a volume attaches only to
+            instances of its region; a new one to instances of the region chosen).
     """
 
     endpoint: str
@@ -81,6 +84,7 @@ class ChoiceSource:
     params: Mapping[str, str] = field(default_factory=dict)
     where: tuple[str, Any] | None = None
     form_params: Mapping[str, str] = field(default_factory=dict)
+    same_as: Mapping[str, str] = field(default_factory=dict)
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -101,11 +105,29 @@ class ChoiceSource:
             self.label,
             tuple(sorted(self.params.items())),
             self.where,
+            tuple(sorted(self.same_as.items())),
         )
 
-    def accepts(self, item: Mapping[str, Any]) -> bool:
-        """True when ``item`` passes :attr:`where`."""
-        return self.where is None or dig(item, self.where[0]) == self.where[1]
+    @property
+    def depends_on(self) -> frozenset[str]:
+        """Form fields whose change makes these choices load again."""
+        return frozenset(self.form_params.values()) | frozenset(self.same_as.values())
+
+    def accepts(self, item: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> bool:
+        """True when ``item`` passes :attr:`where` and shares the :attr:`same_as` values.
+
+        Args:
+            item: A candidate option's item.
+            context: Values :attr:`same_as` names (form values over the action's item); an
+                absent or empty one does not filter.
+        """
+        if self.where is not None and dig(item, self.where[0]) != self.where[1]:
+            return False
+        for option_field, name in self.same_as.items():
+            wanted = (context or {}).get(name)
+            if wanted not in (None, "") and dig(item, option_field) != wanted:
+                return False
+        return True
 
 
 class _Lenient(dict[str, Any]):
@@ -129,7 +151,9 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     ),
     "k8s_version": ChoiceSource("k8s.versions.list"),
     "cluster": ChoiceSource("object_storage.clusters.list", label="{id} — {region}"),
-    "compute_id": ChoiceSource("compute.instances.list", label="{label} (#{id}, {region})"),
+    "compute_id": ChoiceSource(
+        "compute.instances.list", label="{label} (#{id}, {region})", same_as={"region": "region"}
+    ),
     "config_id": ChoiceSource(
         "compute.configs.list",
         label="{label} (#{id})",

@@ -118,6 +118,8 @@ class Action:
         form: ``"module:Class"`` request model shown as a form first, or None for no body.
         confirm: Confirmation kind.
         allowed_statuses: Item statuses that allow it (empty: any).
+        refused_statuses: Item statuses that refuse it (the API answers 409 while an item is
+            in them: a migrating volume cannot be deleted); checked like ``allowed_statuses``.
         grant: What a restricted user needs.
         screen: Id of a hand-written screen that replaces the generic form (resize picker,
             rescue device map, stats, preferences editor ...).
@@ -140,6 +142,7 @@ class Action:
     form: str | None = None
     confirm: ConfirmKind = "none"
     allowed_statuses: tuple[str, ...] = ()
+    refused_statuses: frozenset[str] = frozenset()
     grant: GrantRule = "read_write"
     screen: str | None = None
     description: str = ""

@@ -108,6 +108,7 @@ VOLUMES = ResourceSpec(
             "volumes.delete",
             key="d",
             confirm="typed",
+            refused_statuses=frozenset({"migrating"}),
             description="Delete the volume and its data (irreversible)",
             caution_when=(
                 (

@@ -1,0 +1,76 @@
+"""What the simulator would refuse is greyed before any dialog; choices offer only what fits."""
+
+from __future__ import annotations
+
+from textual.widgets._footer import FooterKey
+
+from screens.confirm import ConfirmModal
+from screens.form import FormModal
+from screens.resource_detail import ActionsPanel
+from tests.ui.helpers import make_app, settle, wait_for_screen
+from tests.ui.test_actions import open_area, options_of
+from tests.ui.test_compute_ui import select
+from widgets.action_footer import ActionFooter
+
+
+async def test_deleting_a_migrating_volume_is_greyed_and_opens_no_dialog() -> None:
+    app = make_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        item = await select(pilot, pane, "logs-eu")
+        assert item["status"] == "migrating"
+        await settle(pilot)
+        footer = app.screen.query_one(ActionFooter)
+        delete = next(k for k in footer.query(FooterKey) if "volumes.delete" in k.action)
+        assert delete.has_class("-disabled")
+
+        await pilot.press("d")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmModal)
+        title, message = app.notification_log[-1]
+        assert title == "Delete: not available"
+        assert "the volume is migrating" in message
+        assert app.session.simulator.request_log.count("volumes.delete") == 0
+
+        # The detail screen's actions panel says why before any key is pressed.
+        await pilot.press("enter")
+        await settle(pilot)
+        panel = app.screen.query_one(ActionsPanel)
+        assert "d  Delete  not available: the volume is migrating" in panel.text()
+
+
+async def test_attach_offers_only_instances_of_the_volumes_region() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        volume = await select(pilot, pane, "café-media")
+        await pilot.press("a")
+        modal = await wait_for_screen(pilot, FormModal)
+        offered = await options_of(pilot, modal.model_form, "compute_id")
+        store = app.session.simulator.store
+        region = {r["id"]: r["region"] for r in store.rows("compute.instances")}
+        assert offered and {region[i] for i in offered} == {volume["region"]}
+        await pilot.press("escape")
+
+
+async def test_a_new_volume_offers_instances_of_the_region_chosen() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await open_area(pilot, "volumes")
+        await pilot.press("n")
+        modal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        everywhere = await options_of(pilot, form, "compute_id", at_least=2)
+        form.set_value("region", "eu-central")
+        store = app.session.simulator.store
+        expected = {r["id"] for r in store.rows("compute.instances") if r["region"] == "eu-central"}
+        for _ in range(50):
+            if set(await options_of(pilot, form, "compute_id")) == expected:
+                break
+            await pilot.pause()
+        assert set(await options_of(pilot, form, "compute_id")) == expected
+        assert len(everywhere) > len(expected)
+        await pilot.press("escape")
