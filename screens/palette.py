@@ -8,7 +8,7 @@ literal text, never parsed as markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -16,7 +16,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.markup import escape
 
-from tui.resources.areas import AREAS, SPECS
+from tui.resources.areas import AREAS, SPECS, open_target
+from tui.resources.spec import ResourceSpec
 
 MAX_RESOURCE_HITS = 50
 
@@ -31,6 +32,12 @@ def literal_highlight(matcher: Matcher, text: str) -> Content:
         if not text[offset].isspace():
             content = content.stylize(matcher.match_style, offset, offset + 1)
     return content
+
+
+def resource_identity(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str, str]:
+    """What makes two listed items the same record: the spec that opens it and its key."""
+    target = open_target(spec, item)
+    return target.id, target.item_key(item)
 
 
 class AreaCommands(Provider):
@@ -120,6 +127,7 @@ class ResourceCommands(Provider):
             return
         matcher = self.matcher(query)
         hits = 0
+        seen: set[tuple[str, str]] = set()
         for (spec_id, _params_key), entry in list(index.items()):
             spec = SPECS.get(spec_id)
             if spec is None:
@@ -127,8 +135,12 @@ class ResourceCommands(Provider):
             params, items = entry
             for item in list(items.values()):
                 label = spec.label_of(item)
-                if not label:
+                # One resource listed in two places (the volumes list and an instance's Volumes
+                # tab) is one hit: it is the same record, opened by the same detail screen.
+                identity = resource_identity(spec, item)
+                if not label or identity in seen:
                     continue
+                seen.add(identity)
                 score = matcher.match(label)
                 if score <= 0:
                     continue
