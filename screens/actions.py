@@ -23,6 +23,7 @@ from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
 from tui.resources.availability import UserContext, cautions, field_locks
 from tui.resources.forms import ChoiceSource, display_value, form_for, initial_values
+from tui.resources.naming import action_title
 from tui.resources.spec import Action, ResourceSpec, dig
 
 if TYPE_CHECKING:
@@ -92,9 +93,18 @@ class ActionContext:
         return self.spec.label_of(self.item) if self.item else ""
 
     @property
+    def parent(self) -> tuple[ResourceSpec, dict[str, Any]] | None:
+        """The parent record of a child resource's action (run from the parent's tab)."""
+        subject = getattr(self.host, "subject", None)
+        parent = subject() if subject is not None else None
+        if parent is None or parent[0].id == self.spec.id:
+            return None
+        return parent
+
+    @property
     def title(self) -> str:
-        """Heading of dialogs: the action and the item."""
-        return f"{self.action.label}: {self.label}" if self.label else self.action.label
+        """Heading of dialogs: the action, the record's type and label, and its parent."""
+        return action_title(self.action, self.spec, self.item, self.parent)
 
     def path(
         self, endpoint: Endpoint | None = None, params: Mapping[str, Any] | None = None

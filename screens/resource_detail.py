@@ -353,6 +353,10 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         """What the help screen calls this screen."""
         return f"{self.resource.singular} {self.resource.label_of(self.item)}".strip()
 
+    def subject(self) -> tuple[ResourceSpec, dict[str, Any]] | None:
+        """The record this screen shows: the parent of what its child tabs list."""
+        return (self.resource, self.item) if self.item else None
+
     def refresh_all(self) -> None:
         """Refresh the item and the shown tab."""
         self.action_refresh()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets._footer import FooterKey
 
 from screens.confirm import ConfirmModal
@@ -11,6 +13,15 @@ from tests.ui.helpers import make_app, settle, wait_for_screen
 from tests.ui.test_actions import open_area, options_of
 from tests.ui.test_compute_ui import select
 from widgets.action_footer import ActionFooter
+
+
+async def select_by(pilot: Any, pane: Any, field: str, value: str) -> dict[str, Any]:
+    """Move the cursor to the row whose ``field`` is ``value``."""
+    key = next(k for k, item in pane.items.items() if item[field] == value)
+    pane.table.move_cursor(key)
+    await pilot.pause()
+    assert pane.current_item is not None
+    return dict(pane.current_item)
 
 
 async def test_deleting_a_migrating_volume_is_greyed_and_opens_no_dialog() -> None:
@@ -74,3 +85,33 @@ async def test_a_new_volume_offers_instances_of_the_region_chosen() -> None:
         assert set(await options_of(pilot, form, "compute_id")) == expected
         assert len(everywhere) > len(expected)
         await pilot.press("escape")
+
+
+async def test_confirmations_name_the_record_type_label_and_parent() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        await select(pilot, pane, "pg-data")
+        await pilot.press("d")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.title_text == 'Delete volume "pg-data"?'
+        await pilot.press("escape")
+        await settle(pilot)
+
+        domains = await open_area(pilot, "domains")
+        await select_by(pilot, domains, "domain", "example.com")
+        await pilot.press("enter")
+        await settle(pilot)
+        app.screen.query_one("#detail-tabs").active = "tab-child-0"  # Records
+        await settle(pilot)
+        records = app.screen.query_one("#child-0")
+        records.table.focus()
+        apex = next(k for k, r in records.items.items() if r["name"] == "" and r["type"] == "A")
+        records.table.move_cursor(apex)
+        await pilot.pause()
+        await pilot.press("d")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.title_text == ('Delete record "A 203.0.113.10" of domain "example.com"?')
+        await pilot.press("escape")
+        await settle(pilot)

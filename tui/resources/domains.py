@@ -13,6 +13,7 @@ RECORDS = ResourceSpec(
     id_param="recordId",
     parent_params=("domainId",),
     label_field="name",
+    label_fallback=("type", "target"),
     columns=(
         Column("type", "Type", width=6),
         Column("name", "Name"),

@@ -166,6 +166,8 @@ class ResourceSpec:
         parent_params: Path parameters inherited from the parent (child resources).
         id_field: Field holding the id.
         label_field: Field shown as the item's name (and typed to confirm irreversible actions).
+        label_fallback: Fields joined to name an item whose label is empty, before falling back
+            to the id (a zone-apex DNS record has no name: ``MX mail.example.com``).
         columns: List columns.
         sections: Detail sections.
         children: Child tabs of the detail screen.
@@ -201,6 +203,7 @@ class ResourceSpec:
     parent_params: tuple[str, ...] = ()
     id_field: str = "id"
     label_field: str = "label"
+    label_fallback: tuple[str, ...] = ()
     columns: tuple[Column, ...] = ()
     sections: tuple[Section, ...] = ()
     children: tuple[ChildSpec, ...] = ()
@@ -231,8 +234,11 @@ class ResourceSpec:
         return str(value)
 
     def label_of(self, item: Mapping[str, Any]) -> str:
-        """The item's display name (label, else id)."""
+        """The item's display name (label, else the :attr:`label_fallback` fields, else id)."""
         value = dig(item, self.label_field)
+        if value in (None, "") and self.label_fallback:
+            parts = (dig(item, key) for key in self.label_fallback)
+            value = " ".join(str(p) for p in parts if p not in (None, ""))
         if value in (None, ""):
             value = dig(item, self.id_field)
         return "" if value is None else str(value)
