@@ -38,6 +38,7 @@ from tui.resources.format import format_value
 from tui.resources.stats import (
     Chart,
     Month,
+    axis_ticks,
     charts_of,
     clamp_month,
     human_rate,
@@ -182,9 +183,12 @@ class StatsPane(_MonthPaging, RefreshingPane):
         if self.month is None:
             plt.xlabel("hours before the latest point")
             plt.xlim(-24, 0)
+            ticks = axis_ticks(-24, 0)
         else:
             plt.xlabel("day of month (UTC)")
             plt.xlim(1, self.month.days + 1)
+            ticks = axis_ticks(1, self.month.days)
+        plt.xticks(ticks, [str(t) for t in ticks])
         for series in chart.series:
             if series.points:
                 summary.add_row(

@@ -208,7 +208,7 @@ def test_grants_adapter() -> None:
 
 
 def test_formatting() -> None:
-    assert format_value(2048, "mb") == "2.0 GB"
+    assert format_value(2048, "mb") == "2 GB"
     assert format_value(None) == ""
     assert format_value(True) == "yes"
     assert format_value(["a", "b"], "list") == "a, b"

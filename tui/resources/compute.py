@@ -63,7 +63,7 @@ INSTANCES = ResourceSpec(
                 FieldSpec("specs.vcpus", "vCPUs", "int"),
                 FieldSpec("specs.memory", "Memory", "mb"),
                 FieldSpec("specs.disk", "Disk", "mb"),
-                FieldSpec("specs.transfer", "Transfer quota (GB)", "int"),
+                FieldSpec("specs.transfer", "Transfer quota", "gb"),
             ),
         ),
         Section(
@@ -394,8 +394,8 @@ TRANSFER = ResourceSpec(
             "This month",
             (
                 FieldSpec("used", "Used", "bytes"),
-                FieldSpec("quota", "Quota added to the pool (GB)", "int"),
-                FieldSpec("billable", "Billable beyond quota (GB)", "int"),
+                FieldSpec("quota", "Quota added to the pool", "gb"),
+                FieldSpec("billable", "Billable beyond quota", "gb"),
             ),
         ),
     ),
@@ -450,7 +450,7 @@ TYPES = ResourceSpec(
         Column("vcpus", "vCPUs", "int", 6),
         Column("memory", "Memory", "mb", 9),
         Column("disk", "Disk", "mb", 9),
-        Column("transfer", "Transfer (GB)", "int", 13),
+        Column("transfer", "Transfer", "gb", 9),
         Column("price.monthly", "Monthly", width=9),
     ),
     sections=(
@@ -463,7 +463,7 @@ TYPES = ResourceSpec(
                 FieldSpec("vcpus", "vCPUs", "int"),
                 FieldSpec("memory", "Memory", "mb"),
                 FieldSpec("disk", "Disk", "mb"),
-                FieldSpec("transfer", "Transfer (GB)", "int"),
+                FieldSpec("transfer", "Transfer", "gb"),
                 FieldSpec("price", "Price", "json"),
                 FieldSpec("addons", "Add-ons", "json"),
             ),

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tui.resources.format import human_size
+
 RESCUE_DEVICES = ("sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg")
 RESERVED_DEVICE = "sdh"
 
@@ -30,13 +32,13 @@ def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = 
     transfer = kind.get("transfer")
     if isinstance(vcpus, int):
         parts.append(f"{vcpus:>2} vCPU")
-    width = 3 if compact else 5  # columns of the RAM figure (up to 512 GB)
+    width = 6 if compact else 8  # columns of the RAM figure ("512 GB", "1.5 TB")
     if isinstance(memory, int | float):
-        parts.append(f"{memory / 1024:>{width}g} GB RAM")
+        parts.append(f"{human_size(memory, 'mb'):>{width}} RAM")
     if isinstance(disk, int | float):
-        parts.append(f"{disk / 1024:>{4 if compact else 5}g} GB disk")
+        parts.append(f"{human_size(disk, 'mb'):>{7 if compact else 8}} disk")
     if isinstance(transfer, int | float) and not compact:
-        parts.append(f"{transfer / 1000:g} TB transfer")
+        parts.append(f"{human_size(transfer, 'gb')} transfer")
     price = kind.get("price")
     if isinstance(price, Mapping) and isinstance(price.get("monthly"), int | float):
         parts.append(f"${price['monthly']:,.2f}/{'mo' if compact else 'month'}")

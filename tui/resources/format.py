@@ -77,14 +77,35 @@ def badge_text(status: str | None, transitional: frozenset[str] = frozenset()) -
     return f"{BADGE_SYMBOL[status_tone(status, transitional)]} {status.replace('_', ' ')}"
 
 
-def _human_bytes(value: float) -> str:
-    units = ("B", "KB", "MB", "GB", "TB", "PB")
-    size = float(value)
-    for unit in units:
-        if abs(size) < 1024 or unit == units[-1]:
-            return f"{size:.0f} {unit}" if unit == "B" or size >= 100 else f"{size:.1f} {unit}"
+SizeUnit = Literal["bytes", "mb", "gb"]
+"""The unit a size arrives in from the API (volumes in GB, memory and images in MB, transfer
+figures in bytes or MB)."""
+
+_UNIT_FACTOR: dict[str, int] = {"bytes": 1, "mb": 1024**2, "gb": 1024**3}
+_SIZE_UNITS = ("B", "KB", "MB", "GB", "TB", "PB")
+
+
+def human_size(value: float, unit: SizeUnit = "bytes") -> str:
+    """A size or amount of data in the largest unit that keeps it at or above 1.
+
+    Every size and transfer figure goes through here, so a list never mixes ``200 GB`` with
+    ``40.0 GB``: whole numbers show no decimals, others one (``1.5 GB``), and from 100 on
+    none (``117 GB``).
+
+    Args:
+        value: The amount.
+        unit: The unit ``value`` is in.
+
+    Returns:
+        ``"40 GB"``, ``"1.5 TB"``, ``"512 B"``.
+    """
+    size = float(value) * _UNIT_FACTOR[unit]
+    for name in _SIZE_UNITS:
+        if abs(size) < 1024 or name == _SIZE_UNITS[-1]:
+            break
         size /= 1024
-    return f"{size:.1f} PB"  # pragma: no cover - loop always returns
+    text = f"{size:.0f}" if abs(size) >= 100 else f"{size:.1f}".removesuffix(".0")
+    return f"{text} {name}"
 
 
 def _one_line(text: str) -> str:
@@ -111,8 +132,7 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
     if kind == "bool" or isinstance(value, bool):
         return "yes" if value else "no"
     if kind in ("bytes", "mb", "gb") and isinstance(value, int | float):
-        factor = {"bytes": 1, "mb": 1024**2, "gb": 1024**3}[kind]
-        return _human_bytes(value * factor)
+        return human_size(value, kind)
     if kind == "int" and isinstance(value, int | float):
         # No thousands separators: ids and ports must read (and copy) exactly.
         return str(value)

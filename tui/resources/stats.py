@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from tui.resources.format import human_size
 from tui.resources.spec import dig
 
 
@@ -131,6 +132,30 @@ def human_rate(value: float | None, unit: str) -> str:
     return f"{value:.0f} {unit}"
 
 
+TICK_STEPS = (1, 2, 3, 5, 6, 10, 12, 15, 20, 24, 25, 50, 100)
+"""Steps between axis ticks that read well for days and hours."""
+
+
+def axis_ticks(lo: int, hi: int, most: int = 8) -> list[int]:
+    """Whole-number ticks for an axis of days or hours (``1 5 10 … 30``, ``-24 -18 … 0``).
+
+    Charts would otherwise label a day axis ``1.0 … 32.0``: days and hours are counted, so
+    their ticks are integers on a round step, plus the axis's start.
+
+    Args:
+        lo: First value on the axis.
+        hi: Last value on the axis.
+        most: At most this many ticks besides ``lo``.
+
+    Returns:
+        Sorted ticks from ``lo`` to at most ``hi``.
+    """
+    span = max(1, hi - lo)
+    step = next((s for s in TICK_STEPS if span / s <= most), TICK_STEPS[-1])
+    first = -(-lo // step) * step  # the first multiple of step at or after lo
+    return sorted({lo, *range(first, hi + 1, step)})
+
+
 @dataclass(frozen=True)
 class Month:
     """A calendar month (the month picker's state)."""
@@ -187,11 +212,10 @@ def transfer_usage(transfer: Mapping[str, Any]) -> tuple[float | None, str]:
     billable = transfer.get("billable")
     if not isinstance(used, int | float):
         return None, "No transfer figures."
-    used_gb = used / 1024**3
     if not isinstance(quota, int | float) or quota <= 0:
-        return None, f"{used_gb:,.2f} GB used this month; no quota."
-    fraction = used_gb / quota
-    text = f"{used_gb:,.2f} GB of {quota:,} GB used this month ({fraction:.1%})"
+        return None, f"{human_size(used)} used this month; no quota."
+    fraction = used / 1024**3 / quota
+    text = f"{human_size(used)} of {human_size(quota, 'gb')} used this month ({fraction:.1%})"
     if isinstance(billable, int | float) and billable > 0:
-        text += f"; {billable:,} GB billable beyond the quota"
+        text += f"; {human_size(billable, 'gb')} billable beyond the quota"
     return fraction, text + "."
