@@ -7,6 +7,7 @@ refresh policy in headless modules under ``tui``.
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections.abc import Mapping
 from functools import partial
@@ -90,7 +91,12 @@ class CloudApp(App[int]):
         profile_name: str = "default",
         base_url: str | None = None,
     ) -> None:
-        super().__init__()
+        # NO_COLOR means no colour codes at all. Textual's default for it is a monochrome filter
+        # that still paints 256-colour greys; with native ANSI colour it strips every colour
+        # instead, and the "-no-color" class lets the CSS mark focus and cursors with reverse.
+        no_color = "NO_COLOR" in os.environ
+        super().__init__(ansi_color=True if no_color else None)
+        self.set_class(no_color, "-no-color")
         self.settings = settings
         self.session = session
         self.profile_name = profile_name

@@ -508,7 +508,9 @@ class ResourceTable(ScrollView, can_focus=True):
         key = f"={name}"
         style = self._style_cache.get(key)
         if style is None:
-            style = self._style_cache[key] = self.get_component_rich_style(name)
+            # Partial: the component's own colour and text style, no background, so a status
+            # cell on the cursor row keeps the cursor's background.
+            style = self._style_cache[key] = self.get_component_rich_style(name, partial=True)
         return style
 
     def _fit(self, text: str, width: int, right: bool = False) -> str:

@@ -1,0 +1,52 @@
+"""NO_COLOR: no colour codes at all (only reverse, bold, dim, underline, italic); the cursor row
+stays visible and reads as one bar, its status cell included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rich.segment import Segment
+
+from tests.ui.helpers import make_app, settle
+from tests.ui.test_actions import open_area
+
+
+def _colours(segments: list[Segment]) -> set[str]:
+    found: set[str] = set()
+    for segment in segments:
+        style = segment.style
+        if style is None:
+            continue
+        for colour in (style.color, style.bgcolor):
+            if colour is not None and not colour.is_default:
+                found.add(colour.name)
+    return found
+
+
+def _cursor_line(pane: Any) -> list[Segment]:
+    table = pane.table
+    return list(table.render_line(table.cursor_row - table.scroll_offset.y + 1))
+
+
+async def test_no_color_renders_without_any_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        await pilot.pause()
+        segments = [s for strip in app.screen._compositor.render_strips() for s in strip]
+        assert _colours(segments) == set()
+        # Without colour the cursor must show another way: reverse video.
+        assert any(s.style and s.style.reverse for s in _cursor_line(pane) if s.text.strip())
+
+
+async def test_the_cursor_rows_status_cell_shares_the_rows_background() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        await pilot.pause()
+        backgrounds = {s.style.bgcolor for s in _cursor_line(pane) if s.style and s.text.strip()}
+        assert len(backgrounds) == 1, backgrounds
