@@ -41,6 +41,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.resources.format import TONES
+from widgets.column_hint import columns_beyond, hint_header
 
 SAMPLE_ROWS = 200
 """Rows measured for columns without a fixed width (the rest are truncated with an ellipsis)."""
@@ -563,7 +564,10 @@ class ResourceTable(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self._style()
         if y == 0:
-            strip = self._header_strip()
+            # Columns a narrow terminal cuts off are announced at the header's ends.
+            left, right = columns_beyond(self._widths, GUTTER, scroll_x, scroll_x + width)
+            header = self._header_strip().crop_extend(scroll_x, scroll_x + width, base)
+            return hint_header(header, left, right, self._style("resource-table--header"))
         else:
             index = scroll_y + y - 1
             if index >= len(self._view):
