@@ -31,12 +31,23 @@ def stored(app: Any, label: str) -> dict[str, Any] | None:
     return next((r for r in rows if r.get("label") == label), None)
 
 
-async def select(pilot: Any, pane: ResourceListPane, label: str) -> dict[str, Any]:
-    key = next(k for k, item in pane.items.items() if item["label"] == label)
+async def select(
+    pilot: Any, pane: ResourceListPane, label: str, field: str = "label"
+) -> dict[str, Any]:
+    """Move the cursor to the row whose ``field`` is ``label``."""
+    key = next(k for k, item in pane.items.items() if item[field] == label)
     pane.table.move_cursor(key)
     await pilot.pause()
     assert pane.current_item is not None
     return pane.current_item
+
+
+async def press_on_instance(pilot: Any, label: str, key: str) -> None:
+    """Open the instances list, put the cursor on ``label`` and press ``key``."""
+    pane = await instances(pilot)
+    await select(pilot, pane, label)
+    await pilot.press(key)
+    await settle(pilot)
 
 
 async def wait_until(pilot: Any, condition: Any, rounds: int = 40) -> None:
@@ -266,10 +277,7 @@ async def test_statistics_action_opens_its_own_screen() -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        pane = await instances(pilot)
-        await select(pilot, pane, "db-primary")
-        await pilot.press("s")
-        await settle(pilot)
+        await press_on_instance(pilot, "db-primary", "s")
         assert isinstance(app.screen, StatsScreen)
         await pilot.press("escape")
         await settle(pilot)

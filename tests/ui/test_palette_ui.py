@@ -5,7 +5,7 @@ from __future__ import annotations
 from screens.palette import ResourceCommands
 from screens.resource_detail import ResourceDetailScreen
 from tests.ui.helpers import make_app, settle
-from tests.ui.test_compute_ui import instances, select
+from tests.ui.test_compute_ui import press_on_instance
 
 
 async def test_a_volume_seen_in_two_lists_is_one_palette_hit() -> None:
@@ -15,10 +15,7 @@ async def test_a_volume_seen_in_two_lists_is_one_palette_hit() -> None:
         app.prefetch_for_palette()
         await settle(pilot)
         # The instance's Volumes tab lists pg-data again, under its own spec.
-        pane = await instances(pilot)
-        await select(pilot, pane, "db-primary")
-        await pilot.press("enter")
-        await settle(pilot)
+        await press_on_instance(pilot, "db-primary", "enter")
         assert isinstance(app.screen, ResourceDetailScreen)
         app.screen.query_one(
             "#detail-tabs"

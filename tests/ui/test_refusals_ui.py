@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widgets._footer import FooterKey
 
 from screens.confirm import ConfirmModal
@@ -13,15 +11,6 @@ from tests.ui.helpers import make_app, settle, wait_for_screen
 from tests.ui.test_actions import open_area, options_of
 from tests.ui.test_compute_ui import select
 from widgets.action_footer import ActionFooter
-
-
-async def select_by(pilot: Any, pane: Any, field: str, value: str) -> dict[str, Any]:
-    """Move the cursor to the row whose ``field`` is ``value``."""
-    key = next(k for k, item in pane.items.items() if item[field] == value)
-    pane.table.move_cursor(key)
-    await pilot.pause()
-    assert pane.current_item is not None
-    return dict(pane.current_item)
 
 
 async def test_deleting_a_migrating_volume_is_greyed_and_opens_no_dialog() -> None:
@@ -100,7 +89,7 @@ async def test_confirmations_name_the_record_type_label_and_parent() -> None:
         await settle(pilot)
 
         domains = await open_area(pilot, "domains")
-        await select_by(pilot, domains, "domain", "example.com")
+        await select(pilot, domains, "example.com", "domain")
         await pilot.press("enter")
         await settle(pilot)
         app.screen.query_one("#detail-tabs").active = "tab-child-0"  # Records

@@ -10,7 +10,7 @@ from screens.resource_list import ResourceListPane
 from screens.stats import StatsScreen
 from tests.ui.helpers import make_app, settle
 from tests.ui.test_actions import open_area
-from tests.ui.test_compute_ui import instances, select
+from tests.ui.test_compute_ui import press_on_instance, select
 from widgets.detail_panel import DetailPanel
 
 
@@ -18,10 +18,7 @@ async def test_the_monthly_chart_counts_days_in_whole_numbers() -> None:
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        pane = await instances(pilot)
-        await select(pilot, pane, "db-primary")
-        await pilot.press("s")
-        await settle(pilot)
+        await press_on_instance(pilot, "db-primary", "s")
         assert isinstance(app.screen, StatsScreen)
         await pilot.press("m")
         await settle(pilot)
