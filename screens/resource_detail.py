@@ -18,15 +18,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static, TabbedContent, TabPane
 
-from screens.resource_list import (
-    PaletteAction,
-    PaneHost,
-    RefreshingPane,
-    RefreshTimer,
-    copy_item,
-    make_pane,
-    show_json,
-)
+from screens.pane import PaletteAction, RefreshingPane, copy_item, show_json
+from screens.pane_host import PaneHost, make_pane
+from screens.refresh_timer import RefreshTimer
 from screens.shell import (
     ShellScreen,
     action_for_key,

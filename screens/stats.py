@@ -29,7 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import ProgressBar, Static
 from textual_plotext import PlotextPlot
 
-from screens.resource_list import RefreshingPane, show_json
+from screens.pane import RefreshingPane, show_json
 from screens.shell import ShellScreen
 from tui.api.errors import CloudError
 from tui.refresh import describe_error

@@ -21,9 +21,11 @@ from textual.worker import Worker, WorkerFailed, WorkerState
 from screens.command_line import CommandLineScreen
 from screens.error import ErrorScreen
 from screens.help import HelpScreen, binding_rows
+from screens.navigation import OpenItem
 from screens.palette import PROVIDERS
+from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import PaneHost, ResourceListScreen
+from screens.resource_list import ResourceListScreen
 from screens.shell import perform_action
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
@@ -273,10 +275,20 @@ class CloudApp(App[int]):
         area_id = AREA_OF_SPEC.get(spec.id)
         if area_id is not None:
             self.switch_mode(area_id)
+        self.open_detail(spec, item, params)
+
+    def open_detail(
+        self, spec: ResourceSpec, item: Mapping[str, Any], params: Mapping[str, Any]
+    ) -> None:
+        """Push the detail screen of ``item`` (listed as ``spec`` under path ``params``)."""
         target = open_target(spec, item)
         self.push_screen(
             ResourceDetailScreen(target, dict(item), dict(params) if target is spec else {})
         )
+
+    def on_open_item(self, message: OpenItem) -> None:
+        """A pane asked for an item's detail screen."""
+        self.open_detail(message.spec, message.item, message.params)
 
     def prefetch_for_palette(self) -> None:
         """Fetch the first page of every area never opened, so the palette can find it."""

@@ -9,9 +9,9 @@ from textual.widgets import Select
 
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
+from screens.list_pane import ResourceListPane
 from screens.once import OnceModal
 from screens.preferences import PreferencesModal
-from screens.resource_list import ResourceListPane
 from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
 
 

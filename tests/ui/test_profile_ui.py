@@ -6,8 +6,8 @@ from typing import Any
 
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
+from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import ResourceListPane
 from tests.ui.helpers import make_app, settle, wait_for_screen
 
 

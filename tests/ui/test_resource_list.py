@@ -10,7 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from screens.json_view import JsonViewScreen
-from screens.resource_list import ResourceListPane
+from screens.list_pane import ResourceListPane
 from tests.ui.helpers import demo_session, make_app, not_implemented, settle
 from tui.config import RefreshSettings
 from tui.simulator import VirtualClock

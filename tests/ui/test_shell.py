@@ -9,8 +9,10 @@ import pytest
 from screens.command_line import CommandLineScreen
 from screens.error import ErrorScreen
 from screens.help import HelpScreen
+from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import ResourceListPane, ResourceListScreen, SingletonPane
+from screens.resource_list import ResourceListScreen
+from screens.singleton_pane import SingletonPane
 from tests.ui.helpers import demo_session, make_app, not_implemented, seeded, settle
 from tui.api.errors import ServerError
 from tui.api.retry import RetryPolicy
