@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from screens.navigation import OpenItem
 from screens.pane import PaletteAction, RefreshingPane, copy_item, show_json
-from screens.shell import action_for_key, add_action_bindings, check_availability, perform_action
+from screens.shell import action_for_key, add_action_bindings, check_availability, start_action
 from tui.api.errors import CloudError, NotFound
 from tui.refresh import (
     Diff,
@@ -476,12 +476,10 @@ class ResourceListPane(RefreshingPane):
             return
         item = self._target(action)
         params = self.spec.params_for(item, self.params) if item else dict(self.params)
-        self.run_worker(self._run(action, item, params), group="action", exit_on_error=False)
+        start_action(self, self.screen, self.spec, action, item, params, self._after_action)
 
-    async def _run(
-        self, action: Action, item: dict[str, Any] | None, params: dict[str, Any]
-    ) -> None:
-        if await perform_action(self.screen, self.spec, action, item, params):
+    def _after_action(self, changed: bool) -> None:
+        if changed:
             self.refresh_now()
 
     def palette_actions(self) -> list[PaletteAction]:

@@ -8,6 +8,7 @@ footer (greyed when not allowed), listed with the reason on the Overview tab, an
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -26,7 +27,7 @@ from screens.shell import (
     action_for_key,
     add_action_bindings,
     check_availability,
-    perform_action,
+    start_action,
 )
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, NotFound
@@ -303,12 +304,11 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
             return
         item = self.item if action.target == "item" else None
         params = self.resource.params_for(self.item, self.params) if item else dict(self.params)
-        self.run_worker(self._run(action, item, params), group="action", exit_on_error=False)
+        start_action(
+            self, self, self.resource, action, item, params, partial(self._after_action, action)
+        )
 
-    async def _run(
-        self, action: Action, item: dict[str, Any] | None, params: dict[str, Any]
-    ) -> None:
-        changed = await perform_action(self, self.resource, action, item, params)
+    def _after_action(self, action: Action, changed: bool) -> None:
         if not changed:
             return
         if self._removes_item(action) and self.app.screen is self:

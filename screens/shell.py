@@ -7,7 +7,7 @@ changes to the app's single handler.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -104,6 +104,41 @@ async def perform_action(
     from screens.actions import run_action  # imported on first use: start-up stays lean
 
     return bool(await run_action(host, spec, action, dict(item) if item else None, dict(params)))
+
+
+def start_action(
+    node: DOMNode,
+    host: Screen[Any],
+    spec: ResourceSpec,
+    action: Action,
+    item: Mapping[str, Any] | None,
+    params: Mapping[str, Any],
+    then: Callable[[bool], Any] | None = None,
+) -> None:
+    """Run an action in a worker of ``node``; ``host`` gets no keys until its dialog is up.
+
+    Args:
+        node: Whose worker runs the action (its state goes to the app's handler).
+        host: The screen the action was started from (gated by the app's key gate).
+        spec: The resource the action belongs to.
+        action: The action.
+        item: The item it acts on (None: the collection).
+        params: Path parameters.
+        then: Called with True when something changed (the caller refreshes), else False.
+    """
+    gate = getattr(node.app, "key_gate", None)
+    token = gate.begin(host) if gate is not None else None
+
+    async def run() -> None:
+        try:
+            changed = await perform_action(host, spec, action, item, params)
+        finally:
+            if gate is not None:
+                gate.end(token)
+        if then is not None:
+            then(changed)
+
+    node.run_worker(run(), group="action", exit_on_error=False)
 
 
 def forward_worker_state(node: DOMNode, event: Worker.StateChanged) -> None:

@@ -10,11 +10,10 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from screens.pane import PaletteAction, RefreshingPane, copy_item, show_json
-from screens.shell import add_action_bindings, check_availability, perform_action
+from screens.shell import add_action_bindings, check_availability, start_action
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
 from tui.resources.loader import fetch_item
-from tui.resources.spec import Action
 from widgets.detail_panel import DetailPanel
 
 
@@ -79,10 +78,12 @@ class SingletonPane(RefreshingPane):
         """Run one of the object's actions."""
         action = self.spec.action(action_id)
         if action is not None:
-            self.run_worker(self._run(action), group="action", exit_on_error=False)
+            start_action(
+                self, self.screen, self.spec, action, self.item, self.params, self._after_action
+            )
 
-    async def _run(self, action: Action) -> None:
-        if await perform_action(self.screen, self.spec, action, self.item, self.params):
+    def _after_action(self, changed: bool) -> None:
+        if changed:
             self.refresh_now()
 
     def palette_actions(self) -> list[PaletteAction]:

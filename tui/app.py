@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -21,12 +22,13 @@ from textual.worker import Worker, WorkerFailed, WorkerState
 from screens.command_line import CommandLineScreen
 from screens.error import ErrorScreen
 from screens.help import HelpScreen, binding_rows
+from screens.key_gate import KeyGate
 from screens.navigation import OpenItem
 from screens.palette import PROVIDERS
 from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListScreen
-from screens.shell import perform_action
+from screens.shell import start_action
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
 from tui.refresh import Settled, classify, describe_error, error_title
@@ -107,13 +109,24 @@ class CloudApp(App[int]):
         self.changes = 0
         """Successful changes made through actions; a list shown again after one refreshes."""
         self.last_copied: str | None = None
+        self.key_gate = KeyGate(self)
+        """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
         for area in AREAS:
             self.add_mode(area.id, partial(self.area_root, area))
         self.set_keymap(settings.keymap)
 
+    async def on_event(self, event: events.Event) -> None:
+        # Keys are offered to the gate twice: as typed (before the focused widget sees them)
+        # and as they come back up to the app's bindings (a key typed just before an action
+        # key was read may reach the bindings after the action started).
+        if isinstance(event, events.Key) and self.key_gate.take(event):
+            return
+        await super().on_event(event)
+
     # -- start-up ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.key_gate.watch_screens()
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         else:
@@ -325,13 +338,11 @@ class CloudApp(App[int]):
     ) -> None:
         """Run an action chosen in the palette, then refresh the screen it was chosen on."""
 
-        async def run() -> None:
-            if await perform_action(screen, spec, action, item, params) and isinstance(
-                screen, PaneHost
-            ):
+        def after(changed: bool) -> None:
+            if changed and isinstance(screen, PaneHost):
                 screen.refresh_all()
 
-        screen.run_worker(run(), group="action", exit_on_error=False)
+        start_action(screen, screen, spec, action, item, params, after)
 
     # -- global actions ---------------------------------------------------------------------
 

@@ -124,6 +124,7 @@ INSTANCES = ResourceSpec(
             key="b",
             allowed_statuses=("offline", "stopped"),
             description="Power on",
+            confirm="confirm",
         ),
         Action(
             "compute.reboot",
