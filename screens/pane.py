@@ -104,7 +104,10 @@ class RefreshingPane(WorkerForwarding, Vertical):
         # mounted as its tab is being shown runs this before the tab counts as displayed.
         main = [w for w in self.query("*") if w.focusable]
         preferred = [w for w in main if isinstance(w, ResourceTable | DetailPanel)]
-        target = (preferred or main or [None])[0]
+        # A hand-written pane (statistics) draws without focusable children: its keys are its
+        # own, so it takes the focus itself.
+        own = [self] if self.focusable else []
+        target = (preferred or main or own or [None])[0]
         if target is not None:
             target.focus()
 

@@ -207,11 +207,17 @@ class ShellScreen(WorkerForwarding, Screen[None]):
 
     def content_focus_target(self) -> Widget | None:
         """The widget that takes focus in the content pane: the shown table, else the first."""
+        from textual.widgets import Tabs
+
         from widgets.detail_panel import DetailPanel
         from widgets.resource_table import ResourceTable
 
         content = self.query_one("#content")
-        shown = [w for w in content.query("*") if w.focusable and _shown(w)]
+        # The tab bar is never the target: its keys (left/right) are not what the user came
+        # for, and a pane without a table (statistics) must get the keys it shows.
+        shown = [
+            w for w in content.query("*") if w.focusable and _shown(w) and not isinstance(w, Tabs)
+        ]
         preferred = [w for w in shown if isinstance(w, ResourceTable | DetailPanel)]
         return (preferred or shown or [None])[0]
 
@@ -236,6 +242,8 @@ class ShellScreen(WorkerForwarding, Screen[None]):
             target.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self._can_go_back() or isinstance(self.focused, Sidebar)
         if action == "cycle_tab":
             from textual.widgets import TabbedContent
 
@@ -265,13 +273,21 @@ class ShellScreen(WorkerForwarding, Screen[None]):
         if isinstance(event.widget, Sidebar):
             self._open_sidebar(False)
 
+    def _can_go_back(self) -> bool:
+        return len(self.app.screen_stack) > 1 and self.app.screen is self
+
     def action_back(self) -> None:
-        """Back to the previous screen of this area (from the first one: to the sidebar)."""
-        if len(self.app.screen_stack) > 1 and self.app.screen is self:
+        """Back to the previous screen of this area; from the sidebar, back to the content.
+
+        On an area's first screen ``escape`` does nothing (and the footer does not offer it):
+        sending the keys to the sidebar there left the user pressing list keys that did
+        nothing. ``tab`` is the way to the areas.
+        """
+        if self._can_go_back():
             self.app.pop_screen()
-        else:
-            self._open_sidebar(True)
-            self.query_one(Sidebar).focus()
+        elif isinstance(self.focused, Sidebar):
+            self._open_sidebar(False)
+            self._focus_content()
 
     def on_sidebar_area_chosen(self, event: Sidebar.AreaChosen) -> None:
         event.stop()

@@ -87,3 +87,58 @@ async def test_typing_cdaily_in_volumes_opens_one_dialog_and_sends_nothing() -> 
         await settle(pilot)
         assert not dialogs(app)
         assert not mutations(app)
+
+
+async def test_escaping_nested_detail_screens_leaves_the_keys_with_the_list() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.go_to_area("loadbalancers")
+        await settle(pilot)
+        balancers = app.screen.query_one("#pane-0", ResourceListPane)
+        balancers.table.focus()
+        await pilot.press("enter", "right_square_bracket")  # a balancer, its Configs tab
+        await settle(pilot)
+        await pilot.press("enter", "right_square_bracket")  # a config, its Nodes tab
+        await settle(pilot)
+        assert len(app.screen_stack) == 3
+        for _ in range(3):
+            await pilot.press("escape")
+            await settle(pilot)
+        assert len(app.screen_stack) == 1
+        assert app.focused is balancers.table
+        await pilot.press("n")
+        form = await wait_for_screen(pilot, FormModal)
+        assert "balancer" in form.title_text.lower()
+
+
+async def test_stats_and_transfer_tabs_take_the_keys_they_show() -> None:
+    from screens.stats import StatsPane, TransferPane
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.go_to_area("instances")
+        await settle(pilot)
+        app.screen.query_one("#pane-0", ResourceListPane).table.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        while not isinstance(app.focused, StatsPane):
+            await pilot.press("right_square_bracket")
+            await settle(pilot)
+        stats = app.focused
+        await pilot.press("c")
+        assert stats.chart_index == 1
+        await pilot.press("m")
+        await settle(pilot)
+        assert stats.month is not None
+        await pilot.press("right_square_bracket")  # Transfer: this month, then the one before
+        await settle(pilot)
+        transfer = app.focused
+        assert isinstance(transfer, TransferPane)
+        await pilot.press("less_than_sign")
+        await settle(pilot)
+        assert transfer.month is not None
+        assert "compute.transfer.month" in app.session.simulator.request_log
+        assert screen is app.screen

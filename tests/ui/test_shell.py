@@ -215,9 +215,18 @@ async def test_choosing_the_shown_area_in_the_sidebar_gives_the_table_the_keys()
         await settle(pilot)
         table = app.screen.query_one(ResourceTable)
         table.focus()
-        await pilot.press("escape")  # back from the first screen of an area: the sidebar
+        await pilot.press("escape")  # nothing to go back to: the table keeps the keys
+        await pilot.pause()
+        assert app.focused is table
+        assert app.screen.check_action("back", ()) is False  # and the footer hides "Back"
+        await pilot.press("tab")
         await pilot.pause()
         assert app.focused is app.screen.query_one(Sidebar)
+        await pilot.press("escape")  # out of the sidebar: back to the table
+        await pilot.pause()
+        assert app.focused is table
+        await pilot.press("tab")
+        await pilot.pause()
         await pilot.press("enter")  # the area already shown
         await settle(pilot)
         assert app.focused is table
