@@ -22,7 +22,13 @@ from tui.api.errors import CloudError
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
 from tui.resources.availability import UserContext, cautions, field_locks
-from tui.resources.forms import ChoiceSource, display_value, form_for, initial_values
+from tui.resources.forms import (
+    ChoiceSource,
+    display_value,
+    form_for,
+    initial_values,
+    with_pickers,
+)
 from tui.resources.spec import Action, ResourceSpec, dig
 
 if TYPE_CHECKING:
@@ -224,7 +230,7 @@ async def run_form(ctx: ActionContext) -> bool:
     from screens.form import FormModal
 
     assert ctx.action.form is not None
-    form = form_for(ctx.action.form)
+    form = with_pickers(form_for(ctx.action.form), ctx.params)
     user = getattr(ctx.app, "user_context", None)
     for name, reason in field_locks(user or UserContext()).items():
         form = form.locking(name, reason)
@@ -243,6 +249,7 @@ async def run_form(ctx: ActionContext) -> bool:
         values=values,
         edit=edit,
         load_choices=ctx.load_choices,
+        name=ctx.label,
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:

@@ -101,6 +101,11 @@ class ResizeModal(RequestModal):
         event.stop()
         self.action_submit()
 
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # Another type chosen: the error about the previous choice no longer applies.
+        event.stop()
+        self.show_general([])
+
     def build(self) -> dict[str, Any] | None:
         options = self.query_one(OptionList)
         index = options.highlighted

@@ -295,12 +295,24 @@ class ModelForm(VerticalScroll):
             marker = row.query(".form-marker").first(Static)
             marker.update(FOCUS_MARKER if row is focused_row else MARKER)
 
-    def on_input_changed(self, event: Input.Changed) -> None:
+    def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.
-        row = self._row_of(event.input)
+        row = self._row_of(widget)
         if row is not None and row.has_class("-invalid"):
             row.remove_class("-invalid")
             row.query_one(".form-error", Static).add_class("-hidden")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._clear_error_of(event.input)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self._clear_error_of(event.select)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self._clear_error_of(event.checkbox)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self._clear_error_of(event.text_area)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         # Enter moves on, like tab: a long form is not sent by a stray enter.
