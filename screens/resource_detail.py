@@ -282,6 +282,11 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
             item = self.item if spec_action.target == "item" else None
             enabled, _ = check_availability(self.app, self.resource, spec_action, item)
             return True if enabled else None
+        if action == "refresh":
+            # Keys shown must work: an item the API cannot fetch alone (no view endpoint, or
+            # rows derived by an adapter) has nothing to refresh on its Overview.
+            spec = self.resource
+            return spec.singleton or bool(spec.view_endpoint and not spec.adapter)
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:

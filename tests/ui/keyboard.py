@@ -18,8 +18,7 @@ What the probe observes, and why each observation is exact rather than timed:
 * **Who authorised a change.** ``ConfirmModal.action_confirm`` and ``RequestModal.action_submit``
   are wrapped (whatever called them: a binding, a button, an input's submit, an option list);
   the record says whether that dialog was on top with the focus inside it, and which endpoint
-  its request line names. A spec action that sends without any dialog (``b`` boot) authorises
-  its own endpoint when its key runs on the top screen.
+  its request line names. No spec action sends on a bare key (a unit test keeps it so).
 * **Settling without sleeping.** :meth:`KeyProbe.settle` waits for every worker except those
   blocked on a dialog that is still open (they wait for the user), so a step ends when the app
   has nothing left to do.
@@ -29,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,19 +44,15 @@ from textual.worker import NoActiveWorker, Worker, get_current_worker
 from screens.confirm import ConfirmModal
 from screens.error import ErrorScreen
 from screens.form import RequestModal
-from screens.resource_list import RefreshingPane
+from screens.pane import RefreshingPane
 from screens.shell import ShellScreen
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError
-from tui.resources.areas import SPECS
-from tui.resources.spec import Action
 from widgets.detail_panel import DetailPanel
 from widgets.sidebar import Sidebar
 
 SETTLE_LIMIT = 10.0
 """Seconds :meth:`KeyProbe.settle` waits for workers: a hang fails the test, never the suite."""
-
-_RUN_ACTION = re.compile(r"run_action\('([^']+)'\)")
 
 
 def key_of(char: str) -> str:
@@ -98,27 +92,6 @@ def is_mutating(endpoint_name: str) -> bool:
     """True for an endpoint that changes something (any method but GET)."""
     endpoint = REGISTRY.get(endpoint_name)
     return endpoint is not None and endpoint.method != "GET"
-
-
-def direct_action(action_id: str) -> Action | None:
-    """A spec action that sends a mutating request with no form, confirmation or screen.
-
-    Such keys (``b`` boot, ``E`` enable a managed service) are their own confirm key by the
-    specs' design; they authorise their endpoint only.
-    """
-    for spec in SPECS.values():
-        action = spec.action(action_id)
-        if action is None:
-            continue
-        if (
-            is_mutating(action.endpoint)
-            and not action.form
-            and not action.screen
-            and action.confirm == "none"
-        ):
-            return action
-        return None
-    return None
 
 
 def shown_footer_bindings(app: Any) -> list[tuple[str, str, bool]]:
@@ -283,15 +256,6 @@ class KeyProbe:
         ]
         seq = self._tick()
         self.runs.append(ActionRun(seq, self.current_key, action, owner, top, pending))
-        found = _RUN_ACTION.fullmatch(action)
-        if found and owner is top:
-            direct = direct_action(found.group(1))
-            if direct is not None:
-                self.auths.append(
-                    Authorisation(
-                        seq, f"key {self.current_key!r} ({direct.id})", True, direct.endpoint
-                    )
-                )
 
     def _record_push(self, screen: Any, wait: Any) -> None:
         worker: Worker[Any] | None
@@ -526,7 +490,6 @@ __all__ = [
     "KeyProbe",
     "Mark",
     "Push",
-    "direct_action",
     "fingerprint",
     "focus_problem",
     "is_dialog",
