@@ -42,6 +42,11 @@ from tui.simulator.app import DEFAULT_TIMINGS
 PROVISION = DEFAULT_TIMINGS["compute.provision"]
 
 
+async def status_of(client: ApiClient, instance_id: int) -> str | None:
+    """The instance's status as ``compute.instances.view`` answers it now."""
+    return (await client.call("compute.instances.view", {"computeId": instance_id})).status
+
+
 def iid(sim: Simulator, label: str) -> int:
     """Id of the seeded instance labelled ``label``."""
     return int(next(r["id"] for r in sim.store.rows("compute.instances") if r["label"] == label))
@@ -138,21 +143,17 @@ async def test_boot_reboot_shutdown(client: ApiClient, sim: Simulator, clock: Vi
     await client.call(
         "compute.instances.boot", {"computeId": target}, body=BootRequest(config_id=config.id)
     )
-    assert (await client.call("compute.instances.view", {"computeId": target})).status == "booting"
+    assert await status_of(client, target) == "booting"
     clock.advance(DEFAULT_TIMINGS["compute.boot"])
-    assert (await client.call("compute.instances.view", {"computeId": target})).status == "running"
+    assert await status_of(client, target) == "running"
     await client.call("compute.instances.reboot", {"computeId": target}, body=BootRequest())
-    assert (
-        await client.call("compute.instances.view", {"computeId": target})
-    ).status == "rebooting"
+    assert await status_of(client, target) == "rebooting"
     clock.advance(DEFAULT_TIMINGS["compute.reboot"])
-    assert (await client.call("compute.instances.view", {"computeId": target})).status == "running"
+    assert await status_of(client, target) == "running"
     await client.call("compute.instances.shutdown", {"computeId": target})
-    assert (
-        await client.call("compute.instances.view", {"computeId": target})
-    ).status == "shutting_down"
+    assert await status_of(client, target) == "shutting_down"
     clock.advance(DEFAULT_TIMINGS["compute.shutdown"])
-    assert (await client.call("compute.instances.view", {"computeId": target})).status == "offline"
+    assert await status_of(client, target) == "offline"
 
 
 async def test_resize(client: ApiClient, sim: Simulator, clock: VirtualClock) -> None:
@@ -160,7 +161,7 @@ async def test_resize(client: ApiClient, sim: Simulator, clock: VirtualClock) ->
     await client.call(
         "compute.instances.resize", {"computeId": target}, body=ResizeRequest(type="std-4")
     )
-    assert (await client.call("compute.instances.view", {"computeId": target})).status == "resizing"
+    assert await status_of(client, target) == "resizing"
     clock.advance(DEFAULT_TIMINGS["compute.resize"])
     after = await client.call("compute.instances.view", {"computeId": target})
     assert after.status == "running" and after.type == "std-4"
@@ -175,15 +176,11 @@ async def test_rescue(client: ApiClient, sim: Simulator, clock: VirtualClock) ->
         {"computeId": target},
         body=RescueRequest.model_validate({"devices": {"sda": {"disk_id": disks[0].id}}}),
     )
-    assert (
-        await client.call("compute.instances.view", {"computeId": target})
-    ).status == "rebooting"
+    assert await status_of(client, target) == "rebooting"
     clock.advance(DEFAULT_TIMINGS["compute.reboot"])
-    assert (await client.call("compute.instances.view", {"computeId": target})).status == "running"
+    assert await status_of(client, target) == "running"
     await client.call("compute.instances.rescue", {"computeId": target}, body=RescueRequest())
-    assert (
-        await client.call("compute.instances.view", {"computeId": target})
-    ).status == "rebooting"
+    assert await status_of(client, target) == "rebooting"
 
 
 async def test_delete_instance(client: ApiClient, sim: Simulator) -> None:

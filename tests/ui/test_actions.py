@@ -242,11 +242,8 @@ async def test_object_acl_form_opens_on_the_current_acl() -> None:
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
-        app.go_to_area("object_storage")
-        await settle(pilot)
-        buckets = app.screen.query_one("#pane-0", ResourceListPane)
+        buckets = await open_area(pilot, "object_storage")
         assert buckets.table.move_cursor("cloudtui-site.us-east-1.objstore.example.net")
-        buckets.table.focus()
         await pilot.press("enter")
         await settle(pilot)
         detail = app.screen

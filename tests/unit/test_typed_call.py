@@ -34,9 +34,11 @@ async def test_naming_the_declared_model_types_the_result() -> None:
     assert isinstance(instance, Instance) and instance.id == 7
 
 
-async def test_naming_another_model_is_refused() -> None:
+async def test_naming_another_model_is_refused_before_sending() -> None:
+    client = answering({"id": 7})
     with pytest.raises(TypeError, match="compute:Instance"):
-        await answering({"id": 7}).call("compute.instances.view", {"computeId": 7}, model=Region)
+        await client.call("compute.instances.update", {"computeId": 7}, body={}, model=Region)
+    assert client.request_count == 0
 
 
 async def test_model_dict_keeps_the_json() -> None:

@@ -15,7 +15,7 @@ import httpx
 from pydantic import BaseModel, SecretStr
 
 from tui import __version__
-from tui.api.answers import decode_answer
+from tui.api.answers import check_model, decode_answer
 from tui.api.endpoints import DEFAULT_PAGE_SIZE, Endpoint, endpoint
 from tui.api.errors import (
     CloudError,
@@ -269,9 +269,11 @@ class ApiClient:
         Raises:
             ApiError: Non-2xx answer (typed by status).
             TransportFailure: No HTTP answer.
-            TypeError: ``model`` is neither ``dict`` nor the endpoint's declared model.
+            TypeError: ``model`` is neither ``dict`` nor the endpoint's declared model (nothing
+                is sent).
         """
         e = endpoint(ep)
+        check_model(e, model)
         path = fill_path(e.path, dict(path_params or {}))
         payload = await self._request(e.method, path, _dump_body(body), query)
         return decode_answer(e, payload, model)
