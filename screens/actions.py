@@ -55,6 +55,7 @@ ACTION_SCREENS: dict[str, str] = {
     "compute.stats": "screens.stats:open_stats",
     "profile.preferences": "screens.preferences:edit_preferences",
     "k8s.kubeconfig_save": "screens.kubeconfig:save_kubeconfig",
+    "object_storage.object_acl": "screens.object_acl:edit_object_acl",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 
@@ -84,7 +85,7 @@ class ActionContext:
 
     @property
     def session(self) -> Session:
-        """The session (client, services, simulator in demo mode)."""
+        """The session (client, settings, simulator in demo mode)."""
         return self.app.session  # type: ignore[attr-defined]
 
     @property
@@ -118,12 +119,18 @@ class ActionContext:
         *,
         endpoint: str | None = None,
         params: Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
     ) -> Any:
-        """Send the action's request (or another operation's) through the session's client."""
+        """Send the action's request (or another operation's); the answer as raw JSON.
+
+        Actions are driven by specs, which read answers by field name, so the JSON stays raw.
+        """
         return await self.session.client.call(
             endpoint or self.action.endpoint,
             dict(params if params is not None else self.params),
             body=dict(body) if body is not None else None,
+            query=query,
+            model=dict,
         )
 
     async def confirm(
@@ -225,8 +232,13 @@ async def run_action(
     return await run_plain(ctx)
 
 
-async def run_form(ctx: ActionContext) -> bool:
-    """The action's request form; edit forms are prefilled and send only changes."""
+async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) -> bool:
+    """The action's request form; edit forms are prefilled and send only changes.
+
+    Args:
+        ctx: The action being run.
+        preset: Form values a hand-written flow fetched first (an object's current ACL).
+    """
     from screens.form import FormModal
 
     assert ctx.action.form is not None
@@ -236,8 +248,9 @@ async def run_form(ctx: ActionContext) -> bool:
         form = form.locking(name, reason)
     edit = ctx.endpoint.method == "PUT" and ctx.action.target == "item"
     values = initial_values(form, ctx.item) if edit else {}
-    for name, source in ctx.action.prefill.items():
-        value = dig(ctx.item or {}, source)
+    found = {name: dig(ctx.item or {}, source) for name, source in ctx.action.prefill.items()}
+    found.update(preset or {})
+    for name, value in found.items():
         if value is not None and form.field(name) is not None:
             values[name] = display_value(form.field(name), value)  # type: ignore[arg-type]
 

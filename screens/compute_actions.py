@@ -32,6 +32,9 @@ from widgets.model_form import Tick
 if TYPE_CHECKING:
     from screens.actions import ActionContext
 
+ENDPOINTS: tuple[str, ...] = ("compute.types.list", "compute.disks.list", "compute.volumes.list")
+"""Operations this module calls by name (the coverage test checks they are reachable)."""
+
 
 class ResizeModal(RequestModal):
     """Choose a new instance type.

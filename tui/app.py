@@ -31,6 +31,7 @@ from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
+from tui.models.profile import Profile
 from tui.refresh import Settled, classify, describe_error, error_title
 from tui.resources.areas import (
     AREA_BY_ID,
@@ -45,6 +46,9 @@ from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
 from tui.session import Session
+
+ENDPOINTS: tuple[str, ...] = ("profile.view", "profile.grants")
+"""Operations this module calls by name (the coverage test checks they are reachable)."""
 
 
 def _params_key(params: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -171,11 +175,12 @@ class CloudApp(App[int]):
     async def _load_user(self) -> None:
         assert self.session is not None
         client = self.session.client
-        profile = await client.call("profile.view")
-        restricted = bool(profile.get("restricted"))
-        grants = await client.call("profile.grants") if restricted else None
+        profile = await client.call("profile.view", model=Profile)
+        restricted = bool(profile.restricted)
+        # Availability rules read the grants as JSON, the shape the API documents.
+        grants = await client.call("profile.grants", model=dict) if restricted else None
         self.user_context = UserContext(
-            username=str(profile.get("username", "")),
+            username=profile.username or "",
             restricted=restricted,
             grants=grants or None,
             scopes=self.session.token_scopes,
