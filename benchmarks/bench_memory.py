@@ -36,7 +36,7 @@ def rss() -> int:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Load the list, then run the cycles; returns the figures."""
-    from screens.resource_list import ResourceListPane
+    from screens.list_pane import ResourceListPane
     from tui.app import CloudApp, freeze_startup_heap
     from tui.config import RefreshSettings, Settings
     from tui.session import Session

@@ -22,7 +22,13 @@ from tui.api.errors import CloudError
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
 from tui.resources.availability import UserContext, cautions, field_locks
-from tui.resources.forms import ChoiceSource, display_value, form_for, initial_values
+from tui.resources.forms import (
+    ChoiceSource,
+    display_value,
+    form_for,
+    initial_values,
+    with_pickers,
+)
 from tui.resources.naming import action_title
 from tui.resources.spec import Action, ResourceSpec, dig
 
@@ -50,6 +56,7 @@ ACTION_SCREENS: dict[str, str] = {
     "compute.stats": "screens.stats:open_stats",
     "profile.preferences": "screens.preferences:edit_preferences",
     "k8s.kubeconfig_save": "screens.kubeconfig:save_kubeconfig",
+    "object_storage.object_acl": "screens.object_acl:edit_object_acl",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 
@@ -79,7 +86,7 @@ class ActionContext:
 
     @property
     def session(self) -> Session:
-        """The session (client, services, simulator in demo mode)."""
+        """The session (client, settings, simulator in demo mode)."""
         return self.app.session  # type: ignore[attr-defined]
 
     @property
@@ -122,12 +129,18 @@ class ActionContext:
         *,
         endpoint: str | None = None,
         params: Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
     ) -> Any:
-        """Send the action's request (or another operation's) through the session's client."""
+        """Send the action's request (or another operation's); the answer as raw JSON.
+
+        Actions are driven by specs, which read answers by field name, so the JSON stays raw.
+        """
         return await self.session.client.call(
             endpoint or self.action.endpoint,
             dict(params if params is not None else self.params),
             body=dict(body) if body is not None else None,
+            query=query,
+            model=dict,
         )
 
     async def confirm(
@@ -231,19 +244,25 @@ async def run_action(
     return await run_plain(ctx)
 
 
-async def run_form(ctx: ActionContext) -> bool:
-    """The action's request form; edit forms are prefilled and send only changes."""
+async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) -> bool:
+    """The action's request form; edit forms are prefilled and send only changes.
+
+    Args:
+        ctx: The action being run.
+        preset: Form values a hand-written flow fetched first (an object's current ACL).
+    """
     from screens.form import FormModal
 
     assert ctx.action.form is not None
-    form = form_for(ctx.action.form)
+    form = with_pickers(form_for(ctx.action.form), ctx.params)
     user = getattr(ctx.app, "user_context", None)
     for name, reason in field_locks(user or UserContext()).items():
         form = form.locking(name, reason)
     edit = ctx.endpoint.method == "PUT" and ctx.action.target == "item"
     values = initial_values(form, ctx.item) if edit else {}
-    for name, source in ctx.action.prefill.items():
-        value = dig(ctx.item or {}, source)
+    found = {name: dig(ctx.item or {}, source) for name, source in ctx.action.prefill.items()}
+    found.update(preset or {})
+    for name, value in found.items():
         if value is not None and form.field(name) is not None:
             values[name] = display_value(form.field(name), value)  # type: ignore[arg-type]
 
@@ -255,6 +274,7 @@ async def run_form(ctx: ActionContext) -> bool:
         values=values,
         edit=edit,
         load_choices=ctx.load_choices,
+        name=ctx.label,
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:

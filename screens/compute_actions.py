@@ -32,6 +32,9 @@ from widgets.model_form import Tick
 if TYPE_CHECKING:
     from screens.actions import ActionContext
 
+ENDPOINTS: tuple[str, ...] = ("compute.types.list", "compute.disks.list", "compute.volumes.list")
+"""Operations this module calls by name (the coverage test checks they are reachable)."""
+
 
 class ResizeModal(RequestModal):
     """Choose a new instance type.
@@ -100,6 +103,11 @@ class ResizeModal(RequestModal):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.action_submit()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # Another type chosen: the error about the previous choice no longer applies.
+        event.stop()
+        self.show_general([])
 
     def build(self) -> dict[str, Any] | None:
         options = self.query_one(OptionList)

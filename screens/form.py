@@ -30,7 +30,14 @@ from textual.widgets import Button, Select, Static
 
 from tui.api.errors import ApiError, CloudError
 from tui.refresh import describe_error
-from tui.resources.forms import ChoiceSource, FormResult, FormSpec, build_body, field_errors
+from tui.resources.forms import (
+    ChoiceSource,
+    FormResult,
+    FormSpec,
+    build_body,
+    field_errors,
+    irreversible_changes,
+)
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -140,8 +147,14 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         self.query_one("#form-send", Button).disabled = True
         self.run_worker(self._send(body), group="send", exclusive=True)
 
+    async def confirm_before_send(self, body: dict[str, Any]) -> bool:
+        """Last word before sending ``body`` (a subclass asks about what cannot be undone)."""
+        return True
+
     async def _send(self, body: dict[str, Any]) -> None:
         try:
+            if not await self.confirm_before_send(body):
+                return
             answer = await self.submit(body)
         except ApiError as error:
             self.show_api_error(error)
@@ -178,6 +191,7 @@ class FormModal(RequestModal):
         values: Prefilled values.
         edit: True for an edit form: only changed fields are sent.
         load_choices: Loads choices of fields whose options come from the API.
+        name: The item's label (edit forms), typed to confirm a value that cannot be undone.
     """
 
     def __init__(
@@ -190,8 +204,11 @@ class FormModal(RequestModal):
         values: Mapping[str, Any] | None = None,
         edit: bool = False,
         load_choices: LoadChoices | None = None,
+        name: str = "",
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
+        self.name_text = name
+        """What the form is about (the item's label), typed to confirm an irreversible value."""
         self.form = form
         self.initial = dict(values or {})
         self.edit = edit
@@ -283,6 +300,25 @@ class FormModal(RequestModal):
             self.show_result(FormResult(general=["Nothing changed."]))
             return None
         return result.body
+
+    async def confirm_before_send(self, body: dict[str, Any]) -> bool:
+        """Values that cannot be undone (a script made public) need the name typed first."""
+        from screens.confirm import ConfirmModal, request_preview
+
+        warnings = irreversible_changes(self.form, body)
+        if not warnings:
+            return True
+        typed = self.name_text or str(body.get("label") or "") or "yes"
+        method, _, path = self.request_line.partition(" ")
+        modal = ConfirmModal(
+            f"{self.title_text}: this cannot be undone",
+            " ".join(warnings),
+            request_preview(method, path, body),
+            typed=typed,
+            confirm_label=self.send_label,
+        )
+        confirmed: bool = await self.app.push_screen_wait(modal)
+        return bool(confirmed)
 
     def show_api_error(self, error: ApiError) -> None:
         result = field_errors(self.form, error.errors)

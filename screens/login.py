@@ -8,7 +8,6 @@ for this session only and a file readable only by them (mode 0600).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import httpx
 from pydantic import SecretStr
@@ -25,6 +24,7 @@ from tui.api.errors import ApiError, TransportFailure, Unauthorized
 from tui.auth import KEYRING_HELP, KeyringUnavailable, TokenSource, store_token
 from tui.config import Profile, Settings, save_settings
 from tui.login import verify_token
+from tui.models.profile import Profile as AccountProfile
 from tui.session import Session
 
 SessionFactory = Callable[[Settings, str, str, SecretStr], Session]
@@ -79,7 +79,7 @@ class LoginScreen(Screen[Session]):
         self.transport = transport
         self.session_factory: SessionFactory = session_factory or Session.for_profile
         self.save = save
-        self._verified: tuple[str, SecretStr, dict[str, Any]] | None = None
+        self._verified: tuple[str, SecretStr, AccountProfile] | None = None
         self.stored_in: TokenSource | None = None
 
     def compose(self) -> ComposeResult:
@@ -155,7 +155,7 @@ class LoginScreen(Screen[Session]):
             self._failed(f"Cannot reach the API: {exc.reason}. Nothing was stored.")
             return
         self._verified = (url, token, profile)
-        user = profile.get("username", "?")
+        user = profile.username or "?"
         self._status(f"Token accepted for {user}.")
         try:
             self.stored_in = store_token(self.profile_name, token, TokenSource.KEYRING)

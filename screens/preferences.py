@@ -36,6 +36,9 @@ from tui.resources.preferences import dump_preferences, parse_preferences
 if TYPE_CHECKING:
     from screens.actions import ActionContext
 
+ENDPOINTS: tuple[str, ...] = ("profile.preferences.view",)
+"""Operations this module calls by name (the coverage test checks they are reachable)."""
+
 
 def editor_command() -> list[str] | None:
     """The user's editor (``$VISUAL``, ``$EDITOR``, else ``vi`` / ``nano`` when installed)."""

@@ -8,6 +8,7 @@ footer (greyed when not allowed), listed with the reason on the Overview tab, an
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -18,21 +19,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static, TabbedContent, TabPane
 
-from screens.resource_list import (
-    PaletteAction,
-    PaneHost,
-    RefreshingPane,
-    RefreshTimer,
-    copy_item,
-    make_pane,
-    show_json,
-)
+from screens.pane import PaletteAction, RefreshingPane, copy_item, show_json
+from screens.pane_host import PaneHost, make_pane
+from screens.refresh_timer import RefreshTimer
 from screens.shell import (
     ShellScreen,
     action_for_key,
     add_action_bindings,
     check_availability,
-    perform_action,
+    start_action,
 )
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, NotFound
@@ -287,6 +282,11 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
             item = self.item if spec_action.target == "item" else None
             enabled, _ = check_availability(self.app, self.resource, spec_action, item)
             return True if enabled else None
+        if action == "refresh":
+            # Keys shown must work: an item the API cannot fetch alone (no view endpoint, or
+            # rows derived by an adapter) has nothing to refresh on its Overview.
+            spec = self.resource
+            return spec.singleton or bool(spec.view_endpoint and not spec.adapter)
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
@@ -309,12 +309,11 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
             return
         item = self.item if action.target == "item" else None
         params = self.resource.params_for(self.item, self.params) if item else dict(self.params)
-        self.run_worker(self._run(action, item, params), group="action", exit_on_error=False)
+        start_action(
+            self, self, self.resource, action, item, params, partial(self._after_action, action)
+        )
 
-    async def _run(
-        self, action: Action, item: dict[str, Any] | None, params: dict[str, Any]
-    ) -> None:
-        changed = await perform_action(self, self.resource, action, item, params)
+    def _after_action(self, action: Action, changed: bool) -> None:
         if not changed:
             return
         if self._removes_item(action) and self.app.screen is self:

@@ -7,7 +7,7 @@ changes to the app's single handler.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -106,6 +106,41 @@ async def perform_action(
     return bool(await run_action(host, spec, action, dict(item) if item else None, dict(params)))
 
 
+def start_action(
+    node: DOMNode,
+    host: Screen[Any],
+    spec: ResourceSpec,
+    action: Action,
+    item: Mapping[str, Any] | None,
+    params: Mapping[str, Any],
+    then: Callable[[bool], Any] | None = None,
+) -> None:
+    """Run an action in a worker of ``node``; ``host`` gets no keys until its dialog is up.
+
+    Args:
+        node: Whose worker runs the action (its state goes to the app's handler).
+        host: The screen the action was started from (gated by the app's key gate).
+        spec: The resource the action belongs to.
+        action: The action.
+        item: The item it acts on (None: the collection).
+        params: Path parameters.
+        then: Called with True when something changed (the caller refreshes), else False.
+    """
+    gate = getattr(node.app, "key_gate", None)
+    token = gate.begin(host) if gate is not None else None
+
+    async def run() -> None:
+        try:
+            changed = await perform_action(host, spec, action, item, params)
+        finally:
+            if gate is not None:
+                gate.end(token)
+        if then is not None:
+            then(changed)
+
+    node.run_worker(run(), group="action", exit_on_error=False)
+
+
 def forward_worker_state(node: DOMNode, event: Worker.StateChanged) -> None:
     """Hand a worker state change to the app's single handler (the message does not bubble)."""
     handler = getattr(node.app, "handle_worker_state", None)
@@ -172,11 +207,17 @@ class ShellScreen(WorkerForwarding, Screen[None]):
 
     def content_focus_target(self) -> Widget | None:
         """The widget that takes focus in the content pane: the shown table, else the first."""
+        from textual.widgets import Tabs
+
         from widgets.detail_panel import DetailPanel
         from widgets.resource_table import ResourceTable
 
         content = self.query_one("#content")
-        shown = [w for w in content.query("*") if w.focusable and _shown(w)]
+        # The tab bar is never the target: its keys (left/right) are not what the user came
+        # for, and a pane without a table (statistics) must get the keys it shows.
+        shown = [
+            w for w in content.query("*") if w.focusable and _shown(w) and not isinstance(w, Tabs)
+        ]
         preferred = [w for w in shown if isinstance(w, ResourceTable | DetailPanel)]
         return (preferred or shown or [None])[0]
 
@@ -201,6 +242,8 @@ class ShellScreen(WorkerForwarding, Screen[None]):
             target.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self._can_go_back() or isinstance(self.focused, Sidebar)
         if action == "cycle_tab":
             from textual.widgets import TabbedContent
 
@@ -230,13 +273,21 @@ class ShellScreen(WorkerForwarding, Screen[None]):
         if isinstance(event.widget, Sidebar):
             self._open_sidebar(False)
 
+    def _can_go_back(self) -> bool:
+        return len(self.app.screen_stack) > 1 and self.app.screen is self
+
     def action_back(self) -> None:
-        """Back to the previous screen of this area (from the first one: to the sidebar)."""
-        if len(self.app.screen_stack) > 1 and self.app.screen is self:
+        """Back to the previous screen of this area; from the sidebar, back to the content.
+
+        On an area's first screen ``escape`` does nothing (and the footer does not offer it):
+        sending the keys to the sidebar there left the user pressing list keys that did
+        nothing. ``tab`` is the way to the areas.
+        """
+        if self._can_go_back():
             self.app.pop_screen()
-        else:
-            self._open_sidebar(True)
-            self.query_one(Sidebar).focus()
+        elif isinstance(self.focused, Sidebar):
+            self._open_sidebar(False)
+            self._focus_content()
 
     def on_sidebar_area_chosen(self, event: Sidebar.AreaChosen) -> None:
         event.stop()

@@ -13,7 +13,7 @@ import pytest
 
 HEADLESS = [
     "tui.api",
-    "tui.api.services",
+    "tui.api.uploads",
     "tui.auth",
     "tui.config",
     "tui.session",

@@ -166,7 +166,7 @@ def cmd_login(args: argparse.Namespace) -> int:
     if settings.default_profile is None:
         settings.default_profile = name
     path = save_settings(settings)
-    user = profile.get("username", "?")
+    user = profile.username or "?"
     print(f"Logged in as {user} on profile {name!r} ({base_url}).")
     if stored == TokenSource.FILE:
         print("Warning: the token is stored in a file (mode 0600); protect your account.")

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 from pydantic import SecretStr
 
 from tui.api.client import ApiClient, validate_base_url
+from tui.models.profile import Profile
 
 
 async def verify_token(
     base_url: str, token: SecretStr, *, transport: httpx.AsyncBaseTransport | None = None
-) -> dict[str, Any]:
+) -> Profile:
     """Check a token with ``GET /profile``.
 
     Args:
@@ -31,5 +30,4 @@ async def verify_token(
     """
     url = validate_base_url(base_url)
     async with ApiClient(url, token, transport=transport) as client:
-        profile: dict[str, Any] = await client.call("profile.view")
-    return profile
+        return await client.call("profile.view", model=Profile)

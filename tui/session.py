@@ -1,4 +1,4 @@
-"""The runtime of one program run: client, services, settings, and (in demo mode) the simulator.
+"""The runtime of one program run: client, settings, and (in demo mode) the simulator.
 
 The app receives a :class:`Session` and never builds HTTP clients itself.
 """
@@ -13,7 +13,6 @@ from pydantic import SecretStr
 
 from tui.api.client import ApiClient
 from tui.api.retry import RetryPolicy
-from tui.api.services import Services
 from tui.config import Settings
 
 if TYPE_CHECKING:
@@ -30,7 +29,6 @@ class Session:
 
     Attributes:
         client: The one API client.
-        services: Typed services over it.
         settings: Loaded settings.
         profile_name: Profile in use (``DEMO`` in demo mode).
         demo_user: Demo user kind, or None outside demo mode.
@@ -41,7 +39,6 @@ class Session:
     """
 
     client: ApiClient
-    services: Services
     settings: Settings
     profile_name: str
     demo_user: str | None = None
@@ -120,7 +117,7 @@ class Session:
             page_size=settings.page_size,
         )
         scopes = frozenset(READONLY_SCOPES) if user == "readonly" else None
-        return cls(client, Services(client), settings, "DEMO", user, backend, scopes)
+        return cls(client, settings, "DEMO", user, backend, scopes)
 
     @classmethod
     def for_profile(
@@ -142,7 +139,7 @@ class Session:
             max_concurrency=settings.max_concurrency,
             page_size=settings.page_size,
         )
-        return cls(client, Services(client), settings, profile_name)
+        return cls(client, settings, profile_name)
 
     async def aclose(self) -> None:
         """Release the connection pool."""

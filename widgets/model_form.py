@@ -247,7 +247,7 @@ class ModelForm(VerticalScroll):
         text = self.query_one(f"#{wid}-text", Input)
         if select.value is not Select.NULL:
             text.value = str(select.value)
-        had_focus = select.has_focus
+        had_focus = select.has_focus_within  # the select or its open overlay
         select.add_class("-hidden")
         text.remove_class("-hidden")
         self._fallback.add(name)
@@ -290,17 +290,30 @@ class ModelForm(VerticalScroll):
         )
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.refresh_bindings()
         focused_row = self._row_of(event.widget)
         for row in self.query(".form-row"):
             marker = row.query(".form-marker").first(Static)
             marker.update(FOCUS_MARKER if row is focused_row else MARKER)
 
-    def on_input_changed(self, event: Input.Changed) -> None:
+    def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.
-        row = self._row_of(event.input)
+        row = self._row_of(widget)
         if row is not None and row.has_class("-invalid"):
             row.remove_class("-invalid")
             row.query_one(".form-error", Static).add_class("-hidden")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._clear_error_of(event.input)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self._clear_error_of(event.select)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self._clear_error_of(event.checkbox)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self._clear_error_of(event.text_area)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         # Enter moves on, like tab: a long form is not sent by a stray enter.
@@ -313,6 +326,17 @@ class ModelForm(VerticalScroll):
             if f.kind == "secret" and focused is self.widget_for(f.name):
                 return f.name
         return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Keys shown must work: offered only where there is a password or a focused secret.
+        if action == "generate":
+            return bool(self.form.password_names)
+        if action == "reveal":
+            return self._focused_secret() is not None
+        return True
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.refresh_bindings()  # "Show/hide secret" follows the focused input
 
     def action_generate(self) -> None:
         """Generate a strong password into the focused password field (else the first one)."""

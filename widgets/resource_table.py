@@ -26,67 +26,28 @@ Bindings:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.resources.format import TONES
+from tui.resources.rows import RowView, TableColumn, TableRow
+from widgets import table_messages
 from widgets.column_hint import columns_beyond, hint_header
+from widgets.table_layout import GUTTER, column_at, column_widths, fit, header_text, total_width
 
 SAMPLE_ROWS = 200
 """Rows measured for columns without a fixed width (the rest are truncated with an ellipsis)."""
-MAX_AUTO_WIDTH = 40
-GUTTER = 2
-"""Two characters left of each row: the cursor marker (visible without colour) and the mark."""
 STRIP_CACHE_LIMIT = 600
 """Rendered rows kept (about 15 screens). Each strip carries several small caches of its own,
 so a larger cache mostly adds work for the garbage collector's full passes."""
-
-
-@dataclass(frozen=True)
-class TableColumn:
-    """One column.
-
-    Attributes:
-        title: Header text.
-        width: Fixed width, or None to size from a sample of rows.
-        status: Cells are status badges, coloured by the row's tone.
-        numeric: Right-align the cells.
-    """
-
-    title: str
-    width: int | None = None
-    status: bool = False
-    numeric: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    """One row, already formatted.
-
-    Attributes:
-        key: Unique key (the resource id).
-        cells: Display text per column.
-        sort_keys: Sort key per column.
-        tone: Tone of the status badge (``ok``, ``busy``, ``warn``, ``error``, ``muted``).
-        haystack: Lower-cased text the filter matches.
-    """
-
-    key: Hashable
-    cells: tuple[str, ...]
-    sort_keys: tuple[Any, ...] = ()
-    tone: str | None = None
-    haystack: str = ""
 
 
 class ResourceTable(ScrollView, can_focus=True):
@@ -142,43 +103,9 @@ class ResourceTable(ScrollView, can_focus=True):
     cursor_row: reactive[int] = reactive(0, always_update=False, repaint=False)
     """Index of the cursor in the visible (filtered, sorted) rows."""
 
-    class CursorMoved(Message):
-        """The cursor moved to another row (bursts coalesce)."""
-
-        def __init__(self, table: ResourceTable, key: Hashable | None) -> None:
-            self.table = table
-            self.key = key
-            super().__init__()
-
-        @property
-        def control(self) -> ResourceTable:
-            """The table."""
-            return self.table
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, ResourceTable.CursorMoved) and message.table is self.table
-
-    class Selected(Message):
-        """The user opened a row (enter or double click)."""
-
-        def __init__(self, table: ResourceTable, key: Hashable) -> None:
-            self.table = table
-            self.key = key
-            super().__init__()
-
-        @property
-        def control(self) -> ResourceTable:
-            """The table."""
-            return self.table
-
-    class SortChanged(Message):
-        """The sort column or direction changed."""
-
-        def __init__(self, table: ResourceTable, column: int | None, reverse: bool) -> None:
-            self.table = table
-            self.column = column
-            self.reverse = reverse
-            super().__init__()
+    CursorMoved = table_messages.CursorMoved
+    Selected = table_messages.Selected
+    SortChanged = table_messages.SortChanged
 
     def __init__(
         self,
@@ -190,16 +117,9 @@ class ResourceTable(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._columns: tuple[TableColumn, ...] = tuple(columns)
-        self._rows: dict[Hashable, TableRow] = {}
-        self._order: list[Hashable] = []
-        self._view: list[Hashable] = []
+        self._data = RowView()
         self._widths: list[int] = []
         self._sampled = 0
-        self._filter = ""
-        self._predicate: Callable[[TableRow], bool] | None = None
-        self._sort_column: int | None = None
-        self._sort_reverse = False
-        self._marked: set[Hashable] = set()
         self._strip_cache: dict[tuple[Any, ...], Strip] = {}
         self._header_cache: Strip | None = None
         self._style_cache: dict[str, Style] = {}
@@ -215,52 +135,50 @@ class ResourceTable(ScrollView, can_focus=True):
     @property
     def row_count(self) -> int:
         """Rows shown (after the filter)."""
-        return len(self._view)
+        return len(self._data.view)
 
     @property
     def total_count(self) -> int:
         """Rows held (before the filter)."""
-        return len(self._order)
+        return len(self._data.order)
 
     @property
     def keys(self) -> list[Hashable]:
         """Keys of the shown rows, in display order."""
-        return list(self._view)
+        return list(self._data.view)
 
     def visible_keys(self) -> list[Hashable]:
         """Keys of the rows on screen now."""
         top = round(self.scroll_y)
-        return self._view[top : top + max(0, self.scrollable_content_region.height - 1)]
+        return self._data.view[top : top + max(0, self.scrollable_content_region.height - 1)]
 
     @property
     def cursor_key(self) -> Hashable | None:
         """Key of the row under the cursor."""
-        if 0 <= self.cursor_row < len(self._view):
-            return self._view[self.cursor_row]
-        return None
+        return self.cursor_key_of(self.cursor_row)
 
     @property
     def marked(self) -> frozenset[Hashable]:
         """Keys of the marked rows."""
-        return frozenset(self._marked)
+        return frozenset(self._data.marked)
 
     @property
     def sort_state(self) -> tuple[int | None, bool]:
         """``(column index or None, reverse)``."""
-        return self._sort_column, self._sort_reverse
+        return self._data.sort_column, self._data.sort_reverse
 
     @property
     def filter_text(self) -> str:
         """The active filter."""
-        return self._filter
+        return self._data.filter
 
     def row(self, key: Hashable) -> TableRow | None:
         """The row with that key."""
-        return self._rows.get(key)
+        return self._data.rows.get(key)
 
     def cells_at(self, index: int) -> tuple[str, ...]:
         """Display cells of the shown row at ``index``."""
-        return self._rows[self._view[index]].cells
+        return self._data.rows[self._data.view[index]].cells
 
     def set_columns(self, columns: Sequence[TableColumn]) -> None:
         """Replace the columns (rows must match the new column count)."""
@@ -271,10 +189,7 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def clear(self) -> None:
         """Remove every row."""
-        self._rows.clear()
-        self._order.clear()
-        self._view.clear()
-        self._marked.clear()
+        self._data.clear()
         self._sampled = 0
         self._compute_widths()
         self._set_cursor(0, announce=True)
@@ -282,20 +197,11 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def append_rows(self, rows: Iterable[TableRow]) -> None:
         """Add rows at the end (pages streaming in); an existing key is updated in place."""
-        new: list[Hashable] = []
-        for row in rows:
-            if row.key not in self._rows:
-                self._order.append(row.key)
-                new.append(row.key)
-            self._rows[row.key] = row
+        previous_key = self.cursor_key
+        self._data.append(rows)
         if self._sampled < SAMPLE_ROWS:
             self._compute_widths()
-        if self._sort_column is None and len(new) == len(self._order) - len(self._view):
-            # Unsorted and nothing hidden before: extend the view without rebuilding it.
-            self._view.extend(k for k in new if self._matches(self._rows[k]))
-            self._after_view_change(self.cursor_key, keep_offset=True)
-        else:
-            self._rebuild_view()
+        self._after_view_change(previous_key, keep_offset=True)
         self._invalidate(rows_only=True)
 
     def update_rows(self, order: Sequence[Hashable], upserts: Iterable[TableRow] = ()) -> None:
@@ -308,56 +214,39 @@ class ResourceTable(ScrollView, can_focus=True):
             order: Every key, in server order.
             upserts: New and changed rows.
         """
-        changed = False
-        for row in upserts:
-            old = self._rows.get(row.key)
-            if old != row:
-                self._rows[row.key] = row
-                changed = True
-        order = list(order)
-        if order != self._order:
-            keep = set(order)
-            for key in [k for k in self._rows if k not in keep]:
-                del self._rows[key]
-            self._marked &= keep
-            self._order = order
-            changed = True
-        if not changed:
+        previous_key = self.cursor_key
+        if not self._data.update(order, upserts):
             return
         if self._sampled < SAMPLE_ROWS:
             self._compute_widths()
-        self._rebuild_view()
-        self._invalidate(rows_only=True)
+        self._view_changed(previous_key)
 
     def set_filter(self, text: str) -> None:
         """Show only rows containing ``text`` (case-insensitive, any column)."""
-        text = text.lower()
-        if text == self._filter:
-            return
-        self._filter = text
-        self._rebuild_view()
-        self._invalidate(rows_only=True)
+        previous_key = self.cursor_key
+        if self._data.set_filter(text):
+            self._view_changed(previous_key)
 
     def set_predicate(self, predicate: Callable[[TableRow], bool] | None) -> None:
         """An extra row filter (quick filters such as the kernel architecture)."""
-        self._predicate = predicate
-        self._rebuild_view()
-        self._invalidate(rows_only=True)
+        previous_key = self.cursor_key
+        self._data.set_predicate(predicate)
+        self._view_changed(previous_key)
 
     def sort_by(self, column: int | None, reverse: bool = False) -> None:
         """Sort by a column index (None: server order)."""
         if column is not None and not 0 <= column < len(self._columns):
             raise IndexError(column)
-        self._sort_column = column
-        self._sort_reverse = reverse
-        self._rebuild_view()
+        previous_key = self.cursor_key
+        self._data.set_sort(column, reverse)
+        self._after_view_change(previous_key, keep_offset=True)
         self._invalidate()
         self.post_message(self.SortChanged(self, column, reverse))
 
     def move_cursor(self, key: Hashable) -> bool:
         """Put the cursor on the row with ``key``; False when it is not shown."""
         try:
-            index = self._view.index(key)
+            index = self._data.view.index(key)
         except ValueError:
             return False
         self._set_cursor(index, announce=True)
@@ -365,41 +254,23 @@ class ResourceTable(ScrollView, can_focus=True):
 
     # -- view maintenance -------------------------------------------------------------------
 
-    def _matches(self, row: TableRow) -> bool:
-        if self._predicate is not None and not self._predicate(row):
-            return False
-        return not self._filter or self._filter in row.haystack
-
-    def _rebuild_view(self) -> None:
-        previous_key = self.cursor_key
-        rows = self._rows
-        text = self._filter
-        if self._predicate is None and text:
-            # The common case inlined (no call per row): about 2 ms for 10,000 rows, not 12.
-            view = [k for k in self._order if text in rows[k].haystack]
-        elif self._filter or self._predicate is not None:
-            view = [k for k in self._order if self._matches(rows[k])]
-        else:
-            view = list(self._order)
-        column = self._sort_column
-        if column is not None:
-            view.sort(key=lambda k: rows[k].sort_keys[column], reverse=self._sort_reverse)
-        self._view = view
+    def _view_changed(self, previous_key: Hashable | None) -> None:
         self._after_view_change(previous_key, keep_offset=True)
+        self._invalidate(rows_only=True)
 
     def _after_view_change(self, previous_key: Hashable | None, *, keep_offset: bool) -> None:
         old_index = self.cursor_row
         screen_offset = old_index - round(self.scroll_y)
-        self._resize_virtual(Size(self._total_width(), len(self._view) + 1))
+        self._resize_virtual(Size(self._total_width(), len(self._data.view) + 1))
         index = old_index
         if previous_key is not None and (
-            index >= len(self._view) or self._view[index] != previous_key
+            index >= len(self._data.view) or self._data.view[index] != previous_key
         ):
             try:
-                index = self._view.index(previous_key)
+                index = self._data.view.index(previous_key)
             except ValueError:
                 index = old_index  # the row went away: stay at the same height
-        index = max(0, min(index, len(self._view) - 1)) if self._view else 0
+        index = max(0, min(index, len(self._data.view) - 1)) if self._data.view else 0
         if keep_offset and index != old_index and self.is_mounted:
             # Keep the cursor row at the same height on screen.
             self.scroll_to(y=max(0, index - screen_offset), animate=False, immediate=True)
@@ -430,7 +301,7 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def cursor_key_of(self, index: int) -> Hashable | None:
         """Key of the shown row at ``index``, if any."""
-        return self._view[index] if 0 <= index < len(self._view) else None
+        return self._data.view[index] if 0 <= index < len(self._data.view) else None
 
     def _set_cursor(self, index: int, *, announce: bool) -> None:
         old = self.cursor_row
@@ -460,23 +331,17 @@ class ResourceTable(ScrollView, can_focus=True):
     # -- widths and rendering ---------------------------------------------------------------
 
     def _compute_widths(self) -> None:
-        sample = [self._rows[k] for k in self._order[:SAMPLE_ROWS]]
+        sample = [self._data.rows[k] for k in self._data.order[:SAMPLE_ROWS]]
         self._sampled = len(sample)
-        widths: list[int] = []
-        for index, column in enumerate(self._columns):
-            if column.width is not None:
-                widths.append(max(column.width, 1))
-                continue
-            longest = max((cell_len(r.cells[index]) for r in sample), default=0)
-            widths.append(max(3, min(MAX_AUTO_WIDTH, max(longest, cell_len(column.title)))))
+        widths = column_widths(self._columns, sample)
         if widths != self._widths:
             self._widths = widths
             self._strip_cache.clear()
             self._header_cache = None
-            self.virtual_size = Size(self._total_width(), len(self._view) + 1)
+            self.virtual_size = Size(self._total_width(), len(self._data.view) + 1)
 
     def _total_width(self) -> int:
-        return GUTTER + sum(w + 1 for w in self._widths)
+        return total_width(self._widths)
 
     def _invalidate(self, *, rows_only: bool = False) -> None:
         if len(self._strip_cache) > STRIP_CACHE_LIMIT or not rows_only:
@@ -514,27 +379,16 @@ class ResourceTable(ScrollView, can_focus=True):
             style = self._style_cache[key] = self.get_component_rich_style(name, partial=True)
         return style
 
-    def _fit(self, text: str, width: int, right: bool = False) -> str:
-        if cell_len(text) > width:
-            return set_cell_size(text, width - 1) + "…" if width > 1 else "…"
-        pad = width - cell_len(text)
-        return " " * pad + text if right else text + " " * pad
-
     def _header_strip(self) -> Strip:
         if self._header_cache is None:
             style = self._style("resource-table--header")
-            parts = [" " * GUTTER]
-            for index, (column, width) in enumerate(zip(self._columns, self._widths, strict=True)):
-                title = column.title
-                if index == self._sort_column:
-                    title = f"{title} {'▼' if self._sort_reverse else '▲'}"
-                parts.append(self._fit(title, width, column.numeric) + " ")
-            self._header_cache = Strip([Segment("".join(parts), style)])
+            text = header_text(self._columns, self._widths, self.sort_state)
+            self._header_cache = Strip([Segment(text, style)])
         return self._header_cache
 
     def _row_strip(self, key: Hashable, cursor: bool) -> Strip:
-        row = self._rows[key]
-        marked = key in self._marked
+        row = self._data.rows[key]
+        marked = key in self._data.marked
         cache_key = (key, row, cursor, marked)
         strip = self._strip_cache.get(cache_key)
         if strip is not None:
@@ -553,7 +407,7 @@ class ResourceTable(ScrollView, can_focus=True):
                 if tone_style is None:
                     tone_style = self._component(f"resource-table--tone-{row.tone}")
                 style = base + tone_style
-            segments.append(Segment(self._fit(text, width, column.numeric), style))
+            segments.append(Segment(fit(text, width, column.numeric), style))
             segments.append(Segment(" ", base))
         strip = Strip(segments)
         self._strip_cache[cache_key] = strip
@@ -568,25 +422,24 @@ class ResourceTable(ScrollView, can_focus=True):
             left, right = columns_beyond(self._widths, GUTTER, scroll_x, scroll_x + width)
             header = self._header_strip().crop_extend(scroll_x, scroll_x + width, base)
             return hint_header(header, left, right, self._style("resource-table--header"))
-        else:
-            index = scroll_y + y - 1
-            if index >= len(self._view):
-                return Strip.blank(width, base)
-            strip = self._row_strip(self._view[index], index == self.cursor_row)
-            if index == self.cursor_row:
-                # The cursor bar spans the whole width, so it is easy to follow across columns.
-                strip = strip.extend_cell_length(
-                    scroll_x + width, self._style("resource-table--cursor")
-                )
+        index = scroll_y + y - 1
+        if index >= len(self._data.view):
+            return Strip.blank(width, base)
+        strip = self._row_strip(self._data.view[index], index == self.cursor_row)
+        if index == self.cursor_row:
+            # The cursor bar spans the whole width, so it is easy to follow across columns.
+            strip = strip.extend_cell_length(
+                scroll_x + width, self._style("resource-table--cursor")
+            )
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     # -- actions and events -----------------------------------------------------------------
 
     def action_cursor(self, delta: int) -> None:
         """Move the cursor by ``delta`` rows."""
-        if self._view:
+        if self._data.view:
             self._set_cursor(
-                max(0, min(len(self._view) - 1, self.cursor_row + delta)), announce=True
+                max(0, min(len(self._data.view) - 1, self.cursor_row + delta)), announce=True
             )
 
     def action_page(self, direction: int) -> None:
@@ -595,8 +448,8 @@ class ResourceTable(ScrollView, can_focus=True):
 
     def action_edge(self, direction: int) -> None:
         """Jump to the first or last row."""
-        if self._view:
-            self._set_cursor(0 if direction < 0 else len(self._view) - 1, announce=True)
+        if self._data.view:
+            self._set_cursor(0 if direction < 0 else len(self._data.view) - 1, announce=True)
 
     def action_select(self) -> None:
         """Open the row under the cursor."""
@@ -609,7 +462,7 @@ class ResourceTable(ScrollView, can_focus=True):
         key = self.cursor_key
         if key is None:
             return
-        self._marked.symmetric_difference_update({key})
+        self._data.toggle_mark(key)
         self.refresh()
         self.action_cursor(1)
 
@@ -617,36 +470,30 @@ class ResourceTable(ScrollView, can_focus=True):
         """Sort by the next column (after the last one: back to server order)."""
         if not self._columns:
             return
-        column = self._sort_column
+        column = self._data.sort_column
         column = 0 if column is None else (None if column + 1 >= len(self._columns) else column + 1)
         self.sort_by(column, False)
 
     def action_sort_reverse(self) -> None:
         """Flip the sort direction (sorting by the first column when unsorted)."""
-        column = 0 if self._sort_column is None else self._sort_column
+        column = 0 if self._data.sort_column is None else self._data.sort_column
         if self._columns:
-            self.sort_by(column, not self._sort_reverse if self._sort_column is not None else True)
-
-    def _column_at(self, x: int) -> int | None:
-        position = GUTTER
-        for index, width in enumerate(self._widths):
-            if position <= x < position + width + 1:
-                return index
-            position += width + 1
-        return None
+            self.sort_by(
+                column, not self._data.sort_reverse if self._data.sort_column is not None else True
+            )
 
     async def _on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
         if offset.y == 0:
-            column = self._column_at(offset.x + round(self.scroll_x))
+            column = column_at(self._widths, offset.x + round(self.scroll_x))
             if column is not None:
-                reverse = column == self._sort_column and not self._sort_reverse
+                reverse = column == self._data.sort_column and not self._data.sort_reverse
                 self.sort_by(column, reverse)
             return
         index = round(self.scroll_y) + offset.y - 1
-        if 0 <= index < len(self._view):
+        if 0 <= index < len(self._data.view):
             already = index == self.cursor_row
             self._set_cursor(index, announce=not already)
             if already or event.chain >= 2:

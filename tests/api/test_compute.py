@@ -1,4 +1,4 @@
-"""Every compute operation through the typed service, against the simulator."""
+"""Every compute operation through the typed ApiClient.call, against the simulator."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from pydantic import SecretStr, ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services import Services
-from tui.api.services.compute import ComputeService
 from tui.models.compute import (
     Backup,
     BackupsListing,
@@ -44,9 +42,9 @@ from tui.simulator.app import DEFAULT_TIMINGS
 PROVISION = DEFAULT_TIMINGS["compute.provision"]
 
 
-@pytest.fixture
-def svc(client: ApiClient) -> ComputeService:
-    return ComputeService(client)
+async def status_of(client: ApiClient, instance_id: int) -> str | None:
+    """The instance's status as ``compute.instances.view`` answers it now."""
+    return (await client.call("compute.instances.view", {"computeId": instance_id})).status
 
 
 def iid(sim: Simulator, label: str) -> int:
@@ -54,38 +52,37 @@ def iid(sim: Simulator, label: str) -> int:
     return int(next(r["id"] for r in sim.store.rows("compute.instances") if r["label"] == label))
 
 
-async def test_services_aggregate_exposes_compute(client: ApiClient) -> None:
-    assert isinstance(Services(client).compute, ComputeService)
-
-
 # -- the acceptance test --------------------------------------------------------------------
 
 
 async def test_created_instance_provisions_then_runs_on_the_virtual_clock(
-    svc: ComputeService, clock: VirtualClock
+    client: ApiClient, clock: VirtualClock
 ) -> None:
     started = time.monotonic()
-    made = await svc.create_instance(
-        InstanceCreate(
+    made = await client.call(
+        "compute.instances.create",
+        body=InstanceCreate(
             region="eu-west",
             type="std-2",
             image="compute/debian12",
             root_pass=SecretStr("correct-horse-battery-9"),
             label="accept-1",
-        )
+        ),
     )
     assert made.status == "provisioning" and made.label == "accept-1"
     assert made.specs is not None and made.specs.memory == 4096 and made.specs.disk == 81920
     assert "root_pass" not in made.raw()
     clock.advance(PROVISION - 1)
-    assert (await svc.get_instance(made.id or 0)).status == "provisioning"
+    assert (
+        await client.call("compute.instances.view", {"computeId": made.id or 0})
+    ).status == "provisioning"
     clock.advance(1)
-    running = await svc.get_instance(made.id or 0)
+    running = await client.call("compute.instances.view", {"computeId": made.id or 0})
     assert running.status == "running"
-    disks = await svc.all_disks(made.id or 0)
+    disks = await client.fetch_all("compute.disks.list", {"computeId": made.id or 0})
     assert sorted(d.filesystem or "" for d in disks) == ["ext4", "swap"]
     assert all(d.status == "ready" for d in disks)
-    assert len(await svc.all_configs(made.id or 0)) == 1
+    assert len(await client.fetch_all("compute.configs.list", {"computeId": made.id or 0})) == 1
     # The whole lifecycle ran on the virtual clock: no real waiting.
     assert time.monotonic() - started < 5
 
@@ -93,36 +90,46 @@ async def test_created_instance_provisions_then_runs_on_the_virtual_clock(
 # -- instances ------------------------------------------------------------------------------
 
 
-async def test_list_iter_all_view(svc: ComputeService, sim: Simulator) -> None:
-    page = await svc.list_instances(page_size=25)
+async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("compute.instances.list", page_size=25)
     assert page.results == len(sim.store.rows("compute.instances"))
     assert all(isinstance(i, Instance) for i in page.data)
-    pages = [p async for p in svc.iter_instances()]
+    pages = [p async for p in client.iter_all("compute.instances.list")]
     assert [i.id for p in pages for i in p.data] == [i.id for i in page.data]
-    assert [i.id for i in await svc.all_instances()] == [i.id for i in page.data]
-    cafe = await svc.get_instance(iid(sim, "café-web"))
+    assert [i.id for i in await client.fetch_all("compute.instances.list")] == [
+        i.id for i in page.data
+    ]
+    cafe = await client.call("compute.instances.view", {"computeId": iid(sim, "café-web")})
     assert cafe.label == "café-web" and cafe.region == "eu-west" and cafe.hypervisor == "kvm"
-    staging = await svc.get_instance(iid(sim, "[staging] api-1"))
+    staging = await client.call(
+        "compute.instances.view", {"computeId": iid(sim, "[staging] api-1")}
+    )
     assert staging.label == "[staging] api-1" and staging.ipv6 and staging.ipv6.endswith("/128")
 
 
-async def test_create_empty_instance_by_keywords(svc: ComputeService) -> None:
-    made = await svc.create_instance(region="us-central", type="nano-1", tags=["tmp"])
+async def test_create_empty_instance_by_keywords(client: ApiClient) -> None:
+    made = await client.call(
+        "compute.instances.create",
+        body=InstanceCreate(region="us-central", type="nano-1", tags=["tmp"]),
+    )
     assert made.status == "offline" and made.image is None and made.tags == ["tmp"]
     assert made.label == "nano-us-central-1"
-    assert await svc.all_disks(made.id or 0) == []
-    assert await svc.all_configs(made.id or 0) == []
+    assert await client.fetch_all("compute.disks.list", {"computeId": made.id or 0}) == []
+    assert await client.fetch_all("compute.configs.list", {"computeId": made.id or 0}) == []
 
 
-async def test_update_instance(svc: ComputeService, sim: Simulator) -> None:
+async def test_update_instance(client: ApiClient, sim: Simulator) -> None:
     target = iid(sim, "web-prod-2")
-    out = await svc.update_instance(
-        target,
-        label="web-prod-2b",
-        tags=["web"],
-        watchdog_enabled=False,
-        alerts={"cpu": 150},
-        backups={"schedule": {"day": "Monday", "window": "W10"}},
+    out = await client.call(
+        "compute.instances.update",
+        {"computeId": target},
+        body=InstanceUpdate(
+            label="web-prod-2b",
+            tags=["web"],
+            watchdog_enabled=False,
+            alerts={"cpu": 150},
+            backups={"schedule": {"day": "Monday", "window": "W10"}},
+        ),
     )
     assert out.label == "web-prod-2b" and out.tags == ["web"] and out.watchdog_enabled is False
     assert out.alerts is not None and out.alerts.cpu == 150 and out.alerts.io == 10000
@@ -130,56 +137,62 @@ async def test_update_instance(svc: ComputeService, sim: Simulator) -> None:
     assert (out.backups.schedule.day, out.backups.schedule.window) == ("Monday", "W10")
 
 
-async def test_boot_reboot_shutdown(
-    svc: ComputeService, sim: Simulator, clock: VirtualClock
-) -> None:
+async def test_boot_reboot_shutdown(client: ApiClient, sim: Simulator, clock: VirtualClock) -> None:
     target = iid(sim, "ci-runner-01")
-    config = (await svc.all_configs(target))[0]
-    await svc.boot(target, config_id=config.id)
-    assert (await svc.get_instance(target)).status == "booting"
+    config = (await client.fetch_all("compute.configs.list", {"computeId": target}))[0]
+    await client.call(
+        "compute.instances.boot", {"computeId": target}, body=BootRequest(config_id=config.id)
+    )
+    assert await status_of(client, target) == "booting"
     clock.advance(DEFAULT_TIMINGS["compute.boot"])
-    assert (await svc.get_instance(target)).status == "running"
-    await svc.reboot(target)
-    assert (await svc.get_instance(target)).status == "rebooting"
+    assert await status_of(client, target) == "running"
+    await client.call("compute.instances.reboot", {"computeId": target}, body=BootRequest())
+    assert await status_of(client, target) == "rebooting"
     clock.advance(DEFAULT_TIMINGS["compute.reboot"])
-    assert (await svc.get_instance(target)).status == "running"
-    await svc.shutdown(target)
-    assert (await svc.get_instance(target)).status == "shutting_down"
+    assert await status_of(client, target) == "running"
+    await client.call("compute.instances.shutdown", {"computeId": target})
+    assert await status_of(client, target) == "shutting_down"
     clock.advance(DEFAULT_TIMINGS["compute.shutdown"])
-    assert (await svc.get_instance(target)).status == "offline"
+    assert await status_of(client, target) == "offline"
 
 
-async def test_resize(svc: ComputeService, sim: Simulator, clock: VirtualClock) -> None:
+async def test_resize(client: ApiClient, sim: Simulator, clock: VirtualClock) -> None:
     target = iid(sim, "web-prod-2")
-    await svc.resize(target, "std-4")
-    assert (await svc.get_instance(target)).status == "resizing"
+    await client.call(
+        "compute.instances.resize", {"computeId": target}, body=ResizeRequest(type="std-4")
+    )
+    assert await status_of(client, target) == "resizing"
     clock.advance(DEFAULT_TIMINGS["compute.resize"])
-    after = await svc.get_instance(target)
+    after = await client.call("compute.instances.view", {"computeId": target})
     assert after.status == "running" and after.type == "std-4"
     assert after.specs is not None and after.specs.memory == 8192
 
 
-async def test_rescue(svc: ComputeService, sim: Simulator, clock: VirtualClock) -> None:
+async def test_rescue(client: ApiClient, sim: Simulator, clock: VirtualClock) -> None:
     target = iid(sim, "café-web")
-    disks = await svc.all_disks(target)
-    await svc.rescue(target, devices={"sda": {"disk_id": disks[0].id}})
-    assert (await svc.get_instance(target)).status == "rebooting"
+    disks = await client.fetch_all("compute.disks.list", {"computeId": target})
+    await client.call(
+        "compute.instances.rescue",
+        {"computeId": target},
+        body=RescueRequest.model_validate({"devices": {"sda": {"disk_id": disks[0].id}}}),
+    )
+    assert await status_of(client, target) == "rebooting"
     clock.advance(DEFAULT_TIMINGS["compute.reboot"])
-    assert (await svc.get_instance(target)).status == "running"
-    await svc.rescue(target, RescueRequest())
-    assert (await svc.get_instance(target)).status == "rebooting"
+    assert await status_of(client, target) == "running"
+    await client.call("compute.instances.rescue", {"computeId": target}, body=RescueRequest())
+    assert await status_of(client, target) == "rebooting"
 
 
-async def test_delete_instance(svc: ComputeService, sim: Simulator) -> None:
+async def test_delete_instance(client: ApiClient, sim: Simulator) -> None:
     target = iid(sim, "legacy-ftp")
-    await svc.delete_instance(target)
+    await client.call("compute.instances.delete", {"computeId": target})
     with pytest.raises(ApiError) as info:
-        await svc.get_instance(target)
+        await client.call("compute.instances.view", {"computeId": target})
     assert info.value.status == 404
 
 
-async def test_backups_listing(svc: ComputeService, sim: Simulator) -> None:
-    listing = await svc.list_backups(iid(sim, "db-primary"))
+async def test_backups_listing(client: ApiClient, sim: Simulator) -> None:
+    listing = await client.call("compute.backups.list", {"computeId": iid(sim, "db-primary")})
     assert isinstance(listing, BackupsListing)
     assert len(listing.automatic) == 3 and all(b.type == "automatic" for b in listing.automatic)
     assert listing.snapshot is not None
@@ -187,22 +200,25 @@ async def test_backups_listing(svc: ComputeService, sim: Simulator) -> None:
     assert listing.snapshot.current.label == "pre-upgrade [pg 16]"
     assert listing.snapshot.in_progress is not None
     assert listing.snapshot.in_progress.finished is None
-    empty = await svc.list_backups(iid(sim, "web-prod-2"))
+    empty = await client.call("compute.backups.list", {"computeId": iid(sim, "web-prod-2")})
     assert empty.automatic == [] and empty.snapshot is not None
     assert empty.snapshot.current is None and empty.snapshot.in_progress is None
 
 
-async def test_configs_create_view_update_delete(svc: ComputeService, sim: Simulator) -> None:
+async def test_configs_create_view_update_delete(client: ApiClient, sim: Simulator) -> None:
     target = iid(sim, "build-cache")
-    disk = (await svc.all_disks(target))[0]
-    page = await svc.list_configs(target, page_size=25)
+    disk = (await client.fetch_all("compute.disks.list", {"computeId": target}))[0]
+    page = await client.fetch_page("compute.configs.list", {"computeId": target}, page_size=25)
     assert page.results == 1 and isinstance(page.data[0], InstanceConfig)
-    assert [c.id for p in [p async for p in svc.iter_configs(target)] for c in p.data] == [
-        page.data[0].id
-    ]
-    made = await svc.create_config(
-        target,
-        ConfigCreate(
+    assert [
+        c.id
+        for p in [p async for p in client.iter_all("compute.configs.list", {"computeId": target})]
+        for c in p.data
+    ] == [page.data[0].id]
+    made = await client.call(
+        "compute.configs.create",
+        {"computeId": target},
+        body=ConfigCreate(
             label="single user",
             devices=ConfigDevices(sda=DeviceRequest(disk_id=disk.id)),
             run_level="single",
@@ -211,94 +227,146 @@ async def test_configs_create_view_update_delete(svc: ComputeService, sim: Simul
     assert made.kernel == "compute/latest-64bit" and made.memory_limit == 8192
     assert made.devices["sda"] is not None and made.devices["sda"].disk_id == disk.id
     assert made.devices["sdb"] is None
-    seen = await svc.get_config(target, made.id or 0)
+    seen = await client.call(
+        "compute.configs.view", {"computeId": target, "configId": made.id or 0}
+    )
     assert seen.label == "single user" and seen.run_level == "single"
-    changed = await svc.update_config(
-        target, made.id or 0, ConfigUpdate(comments="for fsck", virt_mode="fullvirt")
+    changed = await client.call(
+        "compute.configs.update",
+        {"computeId": target, "configId": made.id or 0},
+        body=ConfigUpdate(comments="for fsck", virt_mode="fullvirt"),
     )
     assert changed.comments == "for fsck" and changed.virt_mode == "fullvirt"
-    changed = await svc.update_config(target, made.id or 0, label="renamed")
+    changed = await client.call(
+        "compute.configs.update",
+        {"computeId": target, "configId": made.id or 0},
+        body=ConfigUpdate(label="renamed"),
+    )
     assert changed.label == "renamed"
-    await svc.delete_config(target, made.id or 0)
-    assert [c.id for c in await svc.all_configs(target)] == [page.data[0].id]
+    await client.call("compute.configs.delete", {"computeId": target, "configId": made.id or 0})
+    assert [
+        c.id for c in await client.fetch_all("compute.configs.list", {"computeId": target})
+    ] == [page.data[0].id]
 
 
 async def test_disks_list_and_create(
-    svc: ComputeService, sim: Simulator, clock: VirtualClock
+    client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     target = iid(sim, "analytics-worker")
-    page = await svc.list_disks(target, page_size=25)
+    page = await client.fetch_page("compute.disks.list", {"computeId": target}, page_size=25)
     assert page.results == 2 and all(isinstance(d, Disk) for d in page.data)
-    assert [d.id for p in [p async for p in svc.iter_disks(target)] for d in p.data] == [
-        d.id for d in page.data
-    ]
+    assert [
+        d.id
+        for p in [p async for p in client.iter_all("compute.disks.list", {"computeId": target})]
+        for d in p.data
+    ] == [d.id for d in page.data]
     # Deployed disks fill the type's space, so new disks go on an empty instance.
-    made = await svc.create_instance(region="us-east", type="std-1")
-    disk = await svc.create_disk(made.id or 0, DiskCreate(label="data", size=2048))
+    made = await client.call(
+        "compute.instances.create", body=InstanceCreate(region="us-east", type="std-1")
+    )
+    disk = await client.call(
+        "compute.disks.create",
+        {"computeId": made.id or 0},
+        body=DiskCreate(label="data", size=2048),
+    )
     assert disk.status == "not ready" and disk.filesystem == "ext4" and disk.size == 2048
     clock.advance(DEFAULT_TIMINGS["compute.disk"])
-    assert (await svc.all_disks(made.id or 0))[0].status == "ready"
-    root = await svc.create_disk(
-        made.id or 0, image="compute/debian12", size=8192, root_pass=SecretStr("hunter2-long")
+    assert (await client.fetch_all("compute.disks.list", {"computeId": made.id or 0}))[
+        0
+    ].status == "ready"
+    root = await client.call(
+        "compute.disks.create",
+        {"computeId": made.id or 0},
+        body=DiskCreate(image="compute/debian12", size=8192, root_pass=SecretStr("hunter2-long")),
     )
     assert root.label == "Debian 12 Disk"
 
 
-async def test_stats_and_transfer(svc: ComputeService, sim: Simulator) -> None:
+async def test_stats_and_transfer(client: ApiClient, sim: Simulator) -> None:
     target = iid(sim, "db-primary")
-    day = await svc.get_stats(target)
+    day = await client.call("compute.stats.view", {"computeId": target})
     assert isinstance(day, Stats) and len(day.cpu) == 288
     assert day.netv4 is not None and len(day.netv4.in_) == 288
     assert day.raw()["netv4"]["in"] == day.netv4.raw()["in"]
     assert day.title and "db-primary" in day.title
-    month = await svc.get_stats_month(target, 2026, 10)
+    month = await client.call(
+        "compute.stats.month", {"computeId": target, "year": 2026, "month": 10}
+    )
     assert len(month.cpu) == 31 * 24
-    now = await svc.get_transfer(target)
+    now = await client.call("compute.transfer.view", {"computeId": target})
     assert isinstance(now, Transfer) and now.quota == 5000 and (now.used or 0) > 0
-    october = await svc.get_transfer_month(target, 2026, 10)
+    october = await client.call(
+        "compute.transfer.month", {"computeId": target, "year": 2026, "month": 10}
+    )
     assert isinstance(october, TransferMonth)
     assert october.bytes_total == (october.bytes_in or 0) + (october.bytes_out or 0) > 0
 
 
-async def test_instance_volumes(svc: ComputeService, sim: Simulator) -> None:
+async def test_instance_volumes(client: ApiClient, sim: Simulator) -> None:
     target = iid(sim, "db-primary")
-    page = await svc.list_instance_volumes(target, page_size=25)
+    page = await client.fetch_page("compute.volumes.list", {"computeId": target}, page_size=25)
     assert [v.label for v in page.data] == ["pg-data"] and isinstance(page.data[0], Volume)
-    assert [v.label for p in [p async for p in svc.iter_instance_volumes(target)] for v in p.data]
-    assert [v.compute_id for v in await svc.all_instance_volumes(target)] == [target]
+    assert [
+        v.label
+        for p in [p async for p in client.iter_all("compute.volumes.list", {"computeId": target})]
+        for v in p.data
+    ]
+    assert [
+        v.compute_id for v in await client.fetch_all("compute.volumes.list", {"computeId": target})
+    ] == [target]
 
 
 async def test_kernels_regions_types_without_a_token(
     client_for: Callable[..., ApiClient],
 ) -> None:
-    anonymous = ComputeService(client_for("anonymous"))
-    kernels = await anonymous.all_kernels()
+    anonymous = client_for("anonymous")
+    kernels = await anonymous.fetch_all("compute.kernels.list")
     assert all(isinstance(k, Kernel) for k in kernels)
     assert {k.architecture for k in kernels} == {"x86_64", "i386"}
-    assert [k.id for p in [p async for p in anonymous.iter_kernels()] for k in p.data] == [
-        k.id for k in kernels
-    ]
-    assert (await anonymous.list_kernels(page_size=25)).results == len(kernels)
-    latest = await anonymous.get_kernel("compute/latest-64bit")
+    assert [
+        k.id for p in [p async for p in anonymous.iter_all("compute.kernels.list")] for k in p.data
+    ] == [k.id for k in kernels]
+    assert (await anonymous.fetch_page("compute.kernels.list", page_size=25)).results == len(
+        kernels
+    )
+    latest = await anonymous.call("compute.kernels.view", {"kernelId": "compute/latest-64bit"})
     assert latest.id == "compute/latest-64bit" and latest.deprecated is False
-    regions = await anonymous.all_regions()
+    regions = await anonymous.fetch_all("compute.regions.list")
     assert all(isinstance(r, Region) for r in regions) and len(regions) == 8
-    assert (await anonymous.list_regions(page_size=25)).results == 8
-    assert len([r for p in [p async for p in anonymous.iter_regions()] for r in p.data]) == 8
-    types = await anonymous.all_types()
+    assert (await anonymous.fetch_page("compute.regions.list", page_size=25)).results == 8
+    assert (
+        len(
+            [
+                r
+                for p in [p async for p in anonymous.iter_all("compute.regions.list")]
+                for r in p.data
+            ]
+        )
+        == 8
+    )
+    types = await anonymous.fetch_all("compute.types.list")
     std2 = next(t for t in types if t.id == "std-2")
     assert isinstance(std2, InstanceType) and (std2.memory, std2.disk) == (4096, 81920)
     assert std2.raw()["class"] == "standard"
-    assert (await anonymous.list_types(page_size=25)).results == len(types)
-    assert len([t for p in [p async for p in anonymous.iter_types()] for t in p.data]) == len(types)
+    assert (await anonymous.fetch_page("compute.types.list", page_size=25)).results == len(types)
+    assert len(
+        [t for p in [p async for p in anonymous.iter_all("compute.types.list")] for t in p.data]
+    ) == len(types)
 
 
-async def test_server_errors_name_fields(svc: ComputeService, sim: Simulator) -> None:
+async def test_server_errors_name_fields(client: ApiClient, sim: Simulator) -> None:
     with pytest.raises(ApiError) as info:
-        await svc.create_instance(region="us-east", type="std-2", label="café-web")
+        await client.call(
+            "compute.instances.create",
+            body=InstanceCreate(region="us-east", type="std-2", label="café-web"),
+        )
     assert info.value.status == 400 and "label" in info.value.field_errors()
     with pytest.raises(ApiError) as info:
-        await svc.resize(iid(sim, "db-primary"), "std-1")
+        await client.call(
+            "compute.instances.resize",
+            {"computeId": iid(sim, "db-primary")},
+            body=ResizeRequest(type="std-1"),
+        )
     assert "type" in info.value.field_errors()
 
 

@@ -1,4 +1,4 @@
-"""Every deployment script operation through the typed service, against the simulator."""
+"""Every deployment script operation through the typed ApiClient.call, against the simulator."""
 
 from __future__ import annotations
 
@@ -10,16 +10,10 @@ from pydantic import ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services.deployscripts import DeployScriptsService
 from tui.models.deployscripts import DeployScript, DeployScriptCreate, DeployScriptUpdate
 from tui.simulator import Simulator
 
 SCRIPT = '#!/bin/bash\n# <UDF name="greeting" label="Greeting" default="hi" />\necho "$GREETING"\n'
-
-
-@pytest.fixture
-def svc(client: ApiClient) -> DeployScriptsService:
-    return DeployScriptsService(client)
 
 
 def sid(sim: Simulator, label: str) -> int:
@@ -28,56 +22,74 @@ def sid(sim: Simulator, label: str) -> int:
     )
 
 
-async def test_list_iter_all_view(svc: DeployScriptsService, sim: Simulator) -> None:
-    page = await svc.list_scripts(page_size=25)
+async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("deployscripts.list", page_size=25)
     assert page.results == len(sim.store.rows("deployscripts.scripts"))
     assert all(isinstance(s, DeployScript) for s in page.data)
-    pages = [p async for p in svc.iter_scripts()]
+    pages = [p async for p in client.iter_all("deployscripts.list")]
     assert [s.id for p in pages for s in p.data] == [s.id for s in page.data]
-    assert [s.id for s in await svc.all_scripts()] == [s.id for s in page.data]
-    lamp = await svc.get_script(sid(sim, "LAMP stack"))
+    assert [s.id for s in await client.fetch_all("deployscripts.list")] == [s.id for s in page.data]
+    lamp = await client.call("deployscripts.view", {"deployscriptId": str(sid(sim, "LAMP stack"))})
     assert lamp.is_public is True and lamp.script and lamp.script.startswith("#!")
     assert [f.name for f in lamp.user_defined_fields] == ["db_password", "site_name", "php_version"]
     assert lamp.user_defined_fields[2].oneof == "8.2,8.3"
-    assert (await svc.get_script(str(lamp.id))).id == lamp.id
+    assert (
+        await client.call("deployscripts.view", {"deployscriptId": str(str(lamp.id))})
+    ).id == lamp.id
 
 
 async def test_anonymous_service_lists_public(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
-    anon = DeployScriptsService(client_for("anonymous"))
-    scripts = await anon.all_scripts()
+    anon = client_for("anonymous")
+    scripts = await anon.fetch_all("deployscripts.list")
     assert scripts and all(s.is_public for s in scripts)
 
 
-async def test_create_update_delete(svc: DeployScriptsService) -> None:
-    made = await svc.create_script(
-        DeployScriptCreate(
+async def test_create_update_delete(client: ApiClient) -> None:
+    made = await client.call(
+        "deployscripts.create",
+        body=DeployScriptCreate(
             label="greeter",
             images=["compute/debian12", "any/all"],
             script=SCRIPT,
             description="says hi",
-        )
+        ),
     )
     assert made.is_public is False and made.username == "demo"
     assert made.user_defined_fields[0].default == "hi"
-    changed = await svc.update_script(made.id or 0, rev_note="second", images=["compute/arch"])
+    changed = await client.call(
+        "deployscripts.update",
+        {"deployscriptId": str(made.id or 0)},
+        body=DeployScriptUpdate(rev_note="second", images=["compute/arch"]),
+    )
     assert changed.rev_note == "second" and changed.images == ["compute/arch"]
-    await svc.delete_script(made.id or 0)
+    await client.call("deployscripts.delete", {"deployscriptId": str(made.id or 0)})
     with pytest.raises(ApiError) as info:
-        await svc.get_script(made.id or 0)
+        await client.call("deployscripts.view", {"deployscriptId": str(made.id or 0)})
     assert info.value.status == 404
 
 
-async def test_publish_is_one_way(svc: DeployScriptsService) -> None:
-    made = await svc.create_script(label="pub", images=["any/all"], script="#!/bin/sh\n")
-    published = await svc.update_script(made.id or 0, DeployScriptUpdate(is_public=True))
+async def test_publish_is_one_way(client: ApiClient) -> None:
+    made = await client.call(
+        "deployscripts.create",
+        body=DeployScriptCreate(label="pub", images=["any/all"], script="#!/bin/sh\n"),
+    )
+    published = await client.call(
+        "deployscripts.update",
+        {"deployscriptId": str(made.id or 0)},
+        body=DeployScriptUpdate(is_public=True),
+    )
     assert published.is_public is True
     with pytest.raises(ApiError) as info:
-        await svc.update_script(made.id or 0, is_public=False)
+        await client.call(
+            "deployscripts.update",
+            {"deployscriptId": str(made.id or 0)},
+            body=DeployScriptUpdate(is_public=False),
+        )
     assert info.value.status == 400 and "is_public" in info.value.field_errors()
     with pytest.raises(ApiError) as info:
-        await svc.delete_script(made.id or 0)
+        await client.call("deployscripts.delete", {"deployscriptId": str(made.id or 0)})
     assert info.value.status == 409
 
 

@@ -1,4 +1,4 @@
-"""Every domain operation through the typed service, against the simulator."""
+"""Every domain operation through the typed ApiClient.call, against the simulator."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from pydantic import ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services import Services
-from tui.api.services.domains import DomainsService
 from tui.models.domains import (
     Domain,
     DomainClone,
@@ -26,27 +24,18 @@ from tui.models.domains import (
 from tui.simulator import Simulator
 
 
-@pytest.fixture
-def svc(client: ApiClient) -> DomainsService:
-    return DomainsService(client)
-
-
 def domain_id(sim: Simulator, name: str) -> int:
     return int(next(d["id"] for d in sim.store.rows("domains.domains") if d["domain"] == name))
 
 
-async def test_services_aggregate_exposes_domains(client: ApiClient) -> None:
-    assert isinstance(Services(client).domains, DomainsService)
-
-
-async def test_list_iter_all_view(svc: DomainsService, sim: Simulator) -> None:
-    page = await svc.list_domains(page_size=25)
+async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("domains.list", page_size=25)
     assert page.results == len(sim.store.rows("domains.domains"))
     assert all(isinstance(d, Domain) for d in page.data)
-    pages = [p async for p in svc.iter_domains()]
+    pages = [p async for p in client.iter_all("domains.list")]
     assert [d.id for p in pages for d in p.data] == [d.id for d in page.data]
-    assert [d.id for d in await svc.all_domains()] == [d.id for d in page.data]
-    main = await svc.get_domain(domain_id(sim, "example.com"))
+    assert [d.id for d in await client.fetch_all("domains.list")] == [d.id for d in page.data]
+    main = await client.call("domains.view", {"domainId": domain_id(sim, "example.com")})
     assert main.type == "master" and main.soa_email == "hostmaster@example.com"
     assert main.status == "active" and "production" in main.tags
     kinds = {d.type for d in page.data}
@@ -54,63 +43,75 @@ async def test_list_iter_all_view(svc: DomainsService, sim: Simulator) -> None:
     assert any(d.status == "disabled" for d in page.data)
 
 
-async def test_create_update_delete_domain(svc: DomainsService) -> None:
-    made = await svc.create_domain(
-        DomainCreate(
+async def test_create_update_delete_domain(client: ApiClient) -> None:
+    made = await client.call(
+        "domains.create",
+        body=DomainCreate(
             domain="api-test.example",
             type="master",
             soa_email="admin@api-test.example",
             ttl_sec=4000,
             description="Made by the API test",
-        )
+        ),
     )
     assert made.domain == "api-test.example" and made.status == "active"
     assert made.ttl_sec == 7200  # rounded up
-    changed = await svc.update_domain(made.id or 0, group="tests", tags=["qa-team"])
+    changed = await client.call(
+        "domains.update",
+        {"domainId": made.id or 0},
+        body=DomainUpdate(group="tests", tags=["qa-team"]),
+    )
     assert changed.group == "tests" and changed.tags == ["qa-team"]
-    disabled = await svc.update_domain(made.id or 0, DomainUpdate(status="disabled"))
+    disabled = await client.call(
+        "domains.update", {"domainId": made.id or 0}, body=DomainUpdate(status="disabled")
+    )
     assert disabled.status == "disabled"
-    await svc.delete_domain(made.id or 0)
+    await client.call("domains.delete", {"domainId": made.id or 0})
     with pytest.raises(ApiError) as info:
-        await svc.get_domain(made.id or 0)
+        await client.call("domains.view", {"domainId": made.id or 0})
     assert info.value.status == 404
 
 
-async def test_create_slave_by_keywords(svc: DomainsService) -> None:
-    made = await svc.create_domain(
-        domain="secondary.example", type="slave", master_ips=["192.0.2.1"]
+async def test_create_slave_by_keywords(client: ApiClient) -> None:
+    made = await client.call(
+        "domains.create",
+        body=DomainCreate(domain="secondary.example", type="slave", master_ips=["192.0.2.1"]),
     )
     assert made.type == "slave" and made.master_ips == ["192.0.2.1"]
 
 
-async def test_import_domain(svc: DomainsService) -> None:
-    made = await svc.import_domain(
-        DomainImport(domain="imported.example", remote_nameserver="ns1.allows-axfr.example")
+async def test_import_domain(client: ApiClient) -> None:
+    made = await client.call(
+        "domains.import",
+        body=DomainImport(domain="imported.example", remote_nameserver="ns1.allows-axfr.example"),
     )
     assert made.type == "master" and made.soa_email == "hostmaster@imported.example"
-    records = await svc.all_records(made.id or 0)
+    records = await client.fetch_all("domains.records.list", {"domainId": made.id or 0})
     assert {r.type for r in records} >= {"A", "MX", "TXT", "CNAME"}
     with pytest.raises(ApiError) as info:
-        await svc.import_domain(
-            domain="other.example", remote_nameserver="ns1.refuses-axfr.example"
+        await client.call(
+            "domains.import",
+            body=DomainImport(domain="other.example", remote_nameserver="ns1.refuses-axfr.example"),
         )
     assert "remote_nameserver" in info.value.field_errors()
 
 
-async def test_clone_domain(svc: DomainsService, sim: Simulator) -> None:
+async def test_clone_domain(client: ApiClient, sim: Simulator) -> None:
     source = domain_id(sim, "example.com")
-    copy = await svc.clone_domain(source, "example-copy.example")
+    copy = await client.call(
+        "domains.clone", {"domainId": source}, body=DomainClone(domain="example-copy.example")
+    )
     assert copy.domain == "example-copy.example" and copy.id != source
-    original = await svc.all_records(source)
-    copied = await svc.all_records(copy.id or 0)
+    original = await client.fetch_all("domains.records.list", {"domainId": source})
+    copied = await client.fetch_all("domains.records.list", {"domainId": copy.id or 0})
     assert sorted((r.type, r.name, r.target) for r in copied) == sorted(
         (r.type, r.name, r.target) for r in original
     )
 
 
-async def test_records_crud(svc: DomainsService, sim: Simulator) -> None:
+async def test_records_crud(client: ApiClient, sim: Simulator) -> None:
     did = domain_id(sim, "example.com")
-    page = await svc.list_records(did, page_size=25)
+    page = await client.fetch_page("domains.records.list", {"domainId": did}, page_size=25)
     assert page.results == len(
         [r for r in sim.store.rows("domains.records") if r["_domain_id"] == did]
     )
@@ -118,60 +119,83 @@ async def test_records_crud(svc: DomainsService, sim: Simulator) -> None:
     assert {r.type for r in page.data} == {
         "A", "AAAA", "NS", "MX", "CNAME", "TXT", "SRV", "PTR", "CAA"
     }  # fmt: skip
-    pages = [p async for p in svc.iter_records(did)]
+    pages = [p async for p in client.iter_all("domains.records.list", {"domainId": did})]
     assert sum(len(p.data) for p in pages) == page.results
-    made = await svc.create_record(did, RecordCreate(type="A", name="api", target="192.0.2.44"))
+    made = await client.call(
+        "domains.records.create",
+        {"domainId": did},
+        body=RecordCreate(type="A", name="api", target="192.0.2.44"),
+    )
     assert made.name == "api" and made.ttl_sec == 3600  # the zone's default TTL
-    seen = await svc.get_record(did, made.id or 0)
+    seen = await client.call("domains.records.view", {"domainId": did, "recordId": made.id or 0})
     assert seen.target == "192.0.2.44"
-    changed = await svc.update_record(did, made.id or 0, target="192.0.2.45", ttl_sec=3000)
+    changed = await client.call(
+        "domains.records.update",
+        {"domainId": did, "recordId": made.id or 0},
+        body=RecordUpdate(target="192.0.2.45", ttl_sec=3000),
+    )
     assert changed.target == "192.0.2.45" and changed.ttl_sec == 3600
-    again = await svc.update_record(did, made.id or 0, RecordUpdate(name="api2"))
+    again = await client.call(
+        "domains.records.update",
+        {"domainId": did, "recordId": made.id or 0},
+        body=RecordUpdate(name="api2"),
+    )
     assert again.name == "api2"
-    await svc.delete_record(did, made.id or 0)
+    await client.call("domains.records.delete", {"domainId": did, "recordId": made.id or 0})
     with pytest.raises(ApiError) as info:
-        await svc.get_record(did, made.id or 0)
+        await client.call("domains.records.view", {"domainId": did, "recordId": made.id or 0})
     assert info.value.status == 404
 
 
-async def test_srv_record_by_keywords(svc: DomainsService, sim: Simulator) -> None:
+async def test_srv_record_by_keywords(client: ApiClient, sim: Simulator) -> None:
     did = domain_id(sim, "example.com")
-    made = await svc.create_record(
-        did, type="SRV", service="imaps", protocol="tcp", priority=0, weight=1, port=993,
-        target="mail",
-    )  # fmt: skip
+    made = await client.call('domains.records.create', {'domainId': did}, body=RecordCreate(type='SRV', service='imaps', protocol='tcp', priority=0, weight=1, port=993, target='mail'))  # fmt: skip
     assert made.service == "_imaps." and made.protocol == "_tcp"
     assert made.name == "_imaps._tcp" and made.target == "mail.example.com"
 
 
-async def test_zone_file(svc: DomainsService, sim: Simulator) -> None:
+async def test_zone_file(client: ApiClient, sim: Simulator) -> None:
     did = domain_id(sim, "example.com")
-    zone = await svc.get_zone_file(did)
+    zone = await client.call("domains.zone_file", {"domainId": did})
     assert isinstance(zone, ZoneFile)
     assert "$ORIGIN example.com." in zone.zone_file
-    await svc.create_record(did, type="TXT", name="api-note", target="hello")
-    after = await svc.get_zone_file(str(did))
+    await client.call(
+        "domains.records.create",
+        {"domainId": did},
+        body=RecordCreate(type="TXT", name="api-note", target="hello"),
+    )
+    after = await client.call("domains.zone_file", {"domainId": str(did)})
     assert any("api-note" in line for line in after.zone_file)
 
 
 async def test_restricted_user_sees_only_granted(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
-    restricted = DomainsService(client_for("restricted"))
-    names = {d.domain for d in await restricted.all_domains()}
+    restricted = client_for("restricted")
+    names = {d.domain for d in await restricted.fetch_all("domains.list")}
     assert names == {"example.com", "staging.example.com"}
-    made = await restricted.create_domain(
-        domain="restricted-made.example", type="master", soa_email="ops@example.com"
+    made = await restricted.call(
+        "domains.create",
+        body=DomainCreate(
+            domain="restricted-made.example", type="master", soa_email="ops@example.com"
+        ),
     )
-    assert made.id in {d.id for d in await restricted.all_domains()}
+    assert made.id in {d.id for d in await restricted.fetch_all("domains.list")}
     with pytest.raises(ApiError) as info:
-        await restricted.update_domain(domain_id(sim, "example.com"), group="nope")
+        await restricted.call(
+            "domains.update",
+            {"domainId": domain_id(sim, "example.com")},
+            body=DomainUpdate(group="nope"),
+        )
     assert info.value.status == 403
 
 
-async def test_server_errors_name_fields(svc: DomainsService) -> None:
+async def test_server_errors_name_fields(client: ApiClient) -> None:
     with pytest.raises(ApiError) as info:
-        await svc.create_domain(domain="example.org", type="master", soa_email="a@b.example")
+        await client.call(
+            "domains.create",
+            body=DomainCreate(domain="example.org", type="master", soa_email="a@b.example"),
+        )
     assert "domain" in info.value.field_errors()
 
 

@@ -1,4 +1,4 @@
-"""Every image operation through the typed service, against the simulator, plus uploads."""
+"""Every image operation through the typed ApiClient.call, against the simulator, plus uploads."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from tui.api.client import ApiClient, InsecureBaseUrl
 from tui.api.errors import ApiError
-from tui.api.services.images import ImagesService
+from tui.api.uploads import upload_image_data
 from tui.models.images import (
     Image,
     ImageCreate,
@@ -45,87 +45,90 @@ def catalog(sim: Simulator) -> None:
     )
 
 
-@pytest.fixture
-def svc(client: ApiClient) -> ImagesService:
-    return ImagesService(client)
-
-
-async def test_list_iter_all_view(svc: ImagesService, sim: Simulator) -> None:
-    page = await svc.list_images(page_size=25)
+async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("images.list", page_size=25)
     assert page.results == len(sim.store.rows("images.images"))
     assert all(isinstance(i, Image) for i in page.data)
-    pages = [p async for p in svc.iter_images()]
+    pages = [p async for p in client.iter_all("images.list")]
     assert [i.id for p in pages for i in p.data] == [i.id for i in page.data]
-    assert [i.id for i in await svc.all_images()] == [i.id for i in page.data]
-    debian = await svc.get_image("compute/debian12")
+    assert [i.id for i in await client.fetch_all("images.list")] == [i.id for i in page.data]
+    debian = await client.call("images.view", {"imageId": "compute/debian12"})
     assert debian.is_public is True and debian.vendor == "Debian" and debian.eol
 
 
 async def test_anonymous_lists_public(client_for: Callable[..., ApiClient]) -> None:
-    anon = ImagesService(client_for("anonymous"))
-    images = await anon.all_images()
+    anon = client_for("anonymous")
+    images = await anon.fetch_all("images.list")
     assert len(images) == 8 and all(i.is_public for i in images)
 
 
-async def test_create_update_delete(svc: ImagesService, clock: VirtualClock) -> None:
-    made = await svc.create_image(ImageCreate(disk_id=DISK_ID, description="from api"))
+async def test_create_update_delete(client: ApiClient, clock: VirtualClock) -> None:
+    made = await client.call(
+        "images.create", body=ImageCreate(disk_id=DISK_ID, description="from api")
+    )
     assert made.status == "creating" and made.label == "src-root" and made.size == 8192
     clock.advance(6)
-    assert (await svc.get_image(made.id or "")).status == "available"
-    changed = await svc.update_image(made.id or "", label="renamed", description=None)
+    assert (await client.call("images.view", {"imageId": made.id or ""})).status == "available"
+    changed = await client.call(
+        "images.update",
+        {"imageId": made.id or ""},
+        body=ImageUpdate(label="renamed", description=None),
+    )
     assert changed.label == "renamed" and changed.description is None
-    kept = await svc.update_image(made.id or "", ImageUpdate(description="back"))
+    kept = await client.call(
+        "images.update", {"imageId": made.id or ""}, body=ImageUpdate(description="back")
+    )
     assert kept.label == "renamed" and kept.description == "back"
-    await svc.delete_image(made.id or "")
+    await client.call("images.delete", {"imageId": made.id or ""})
     with pytest.raises(ApiError) as info:
-        await svc.get_image(made.id or "")
+        await client.call("images.view", {"imageId": made.id or ""})
     assert info.value.status == 404
 
 
-async def test_upload_end_to_end_with_bytes(svc: ImagesService, clock: VirtualClock) -> None:
-    started = await svc.upload_image(ImageUpload(label="up", region="us-east"))
+async def test_upload_end_to_end_with_bytes(client: ApiClient, clock: VirtualClock) -> None:
+    started = await client.call("images.upload", body=ImageUpload(label="up", region="us-east"))
     assert isinstance(started, ImageUploadStarted) and started.image is not None
     assert started.image.status == "pending_upload" and started.upload_to
-    await svc.upload_data(started.upload_to, PAYLOAD)
+    await upload_image_data(client, started.upload_to, PAYLOAD)
     clock.advance(4)
-    done = await svc.get_image(started.image.id or "")
+    done = await client.call("images.view", {"imageId": started.image.id or ""})
     assert done.status == "available" and done.size == 1
 
 
 async def test_upload_from_file_is_streamed(
-    svc: ImagesService, clock: VirtualClock, tmp_path: Path
+    client: ApiClient, clock: VirtualClock, tmp_path: Path
 ) -> None:
     path = tmp_path / "disk.img.gz"
     path.write_bytes(gzip.compress(b"\0" * (2 * 1024 * 1024 + 1), mtime=0))
-    started = await svc.upload_image(label="from-file", region="us-east", description="file")
-    await svc.upload_data(started.upload_to or "", path)
+    started = await client.call(
+        "images.upload", body=ImageUpload(label="from-file", region="us-east", description="file")
+    )
+    await upload_image_data(client, started.upload_to or "", path)
     clock.advance(4)
     assert started.image is not None
-    done = await svc.get_image(started.image.id or "")
+    done = await client.call("images.view", {"imageId": started.image.id or ""})
     assert done.status == "available" and done.size == 3
 
 
 async def test_upload_data_refuses_non_gzip_before_sending(
-    svc: ImagesService, client: ApiClient, tmp_path: Path
+    client: ApiClient, tmp_path: Path
 ) -> None:
-    started = await svc.upload_image(label="nope", region="us-east")
+    started = await client.call("images.upload", body=ImageUpload(label="nope", region="us-east"))
     sent = client.request_count
     with pytest.raises(ValueError, match="gzip"):
-        await svc.upload_data(started.upload_to or "", b"not gzip")
+        await upload_image_data(client, started.upload_to or "", b"not gzip")
     plain = tmp_path / "disk.img"
     plain.write_bytes(b"raw")
     with pytest.raises(ValueError, match="gzip"):
-        await svc.upload_data(started.upload_to or "", plain)
+        await upload_image_data(client, started.upload_to or "", plain)
     assert client.request_count == sent
 
 
-async def test_server_refusal_of_upload_is_an_api_error(
-    svc: ImagesService, client: ApiClient
-) -> None:
-    started = await svc.upload_image(label="twice", region="us-east")
-    await svc.upload_data(started.upload_to or "", PAYLOAD)
+async def test_server_refusal_of_upload_is_an_api_error(client: ApiClient) -> None:
+    started = await client.call("images.upload", body=ImageUpload(label="twice", region="us-east"))
+    await upload_image_data(client, started.upload_to or "", PAYLOAD)
     with pytest.raises(ApiError) as info:
-        await svc.upload_data(started.upload_to or "", PAYLOAD)
+        await upload_image_data(client, started.upload_to or "", PAYLOAD)
     assert info.value.status == 409
     assert "/_sim/uploads/..." in info.value.path  # the address's secret part is not shown
     with pytest.raises(ApiError) as info:

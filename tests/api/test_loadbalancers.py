@@ -1,4 +1,4 @@
-"""Every load balancer operation through the typed service, against the simulator."""
+"""Every load balancer operation through the typed ApiClient.call, against the simulator."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pydantic import SecretStr, ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services import Services
-from tui.api.services.loadbalancers import LoadBalancersService
 from tui.models.loadbalancers import (
     LbConfig,
     LbConfigCreate,
@@ -43,11 +41,6 @@ def catalog(sim: Simulator) -> None:
         )
 
 
-@pytest.fixture
-def svc(client: ApiClient) -> LoadBalancersService:
-    return LoadBalancersService(client)
-
-
 def lb_id(sim: Simulator, label: str) -> int:
     rows = sim.store.rows("loadbalancers.balancers")
     return int(next(r["id"] for r in rows if r["label"] == label))
@@ -68,47 +61,48 @@ def escaped(pem: str) -> str:
     return pem.strip().replace("\n", "\\n")
 
 
-async def test_services_aggregate_exposes_loadbalancers(client: ApiClient) -> None:
-    assert isinstance(Services(client).loadbalancers, LoadBalancersService)
-
-
-async def test_list_iter_all_view(svc: LoadBalancersService, sim: Simulator) -> None:
-    page = await svc.list_loadbalancers(page_size=25)
+async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("loadbalancers.list", page_size=25)
     assert page.results == len(sim.store.rows("loadbalancers.balancers"))
     assert all(isinstance(b, LoadBalancer) for b in page.data)
-    pages = [p async for p in svc.iter_loadbalancers()]
+    pages = [p async for p in client.iter_all("loadbalancers.list")]
     assert [b.id for p in pages for b in p.data] == [b.id for b in page.data]
-    assert [b.id for b in await svc.all_loadbalancers()] == [b.id for b in page.data]
-    staging = await svc.get_loadbalancer(lb_id(sim, "[staging] api"))
+    assert [b.id for b in await client.fetch_all("loadbalancers.list")] == [b.id for b in page.data]
+    staging = await client.call(
+        "loadbalancers.view", {"loadbalancerId": lb_id(sim, "[staging] api")}
+    )
     assert staging.label == "[staging] api" and staging.region == "eu-west"
     assert staging.ipv4 and staging.ipv6 and staging.hostname
     assert staging.transfer is not None and staging.transfer.total == 3122.5
     assert "staging" in staging.tags
 
 
-async def test_create_update_delete(svc: LoadBalancersService, sim: Simulator) -> None:
-    made = await svc.create_loadbalancer(
-        LoadBalancerCreate(
+async def test_create_update_delete(client: ApiClient, sim: Simulator) -> None:
+    made = await client.call(
+        "loadbalancers.create",
+        body=LoadBalancerCreate(
             region="us-east",
             label="api-lb",
             client_conn_throttle=5,
             configs=[
                 LbConfigCreate(
-                    port=80,
-                    nodes=[LbNodeCreate(address="192.168.200.1", label="app-1")],
+                    port=80, nodes=[LbNodeCreate(address="192.168.200.1", label="app-1")]
                 )
             ],
-        )
+        ),
     )
     assert made.label == "api-lb" and made.client_conn_throttle == 5 and made.ipv4
     assert made.transfer is not None and made.transfer.total == 0
-    configs = await svc.all_configs(made.id or 0)
+    configs = await client.fetch_all("loadbalancers.configs.list", {"loadbalancerId": made.id or 0})
     assert [c.port for c in configs] == [80]
-    nodes = await svc.all_nodes(made.id or 0, configs[0].id or 0)
+    nodes = await client.fetch_all(
+        "loadbalancers.nodes.list", {"loadbalancerId": made.id or 0, "configId": configs[0].id or 0}
+    )
     assert [n.label for n in nodes] == ["app-1"]
-    changed = await svc.update_loadbalancer(
-        made.id or 0,
-        LoadBalancerUpdate(
+    changed = await client.call(
+        "loadbalancers.update",
+        {"loadbalancerId": made.id or 0},
+        body=LoadBalancerUpdate(
             label="api-lb-2",
             client_conn_throttle=0,
             tags=["blue"],
@@ -117,28 +111,39 @@ async def test_create_update_delete(svc: LoadBalancersService, sim: Simulator) -
     )
     assert changed.label == "api-lb-2" and changed.tags == ["blue"]
     assert changed.transfer is not None and changed.transfer.total == 15
-    await svc.delete_loadbalancer(made.id or 0)
+    await client.call("loadbalancers.delete", {"loadbalancerId": made.id or 0})
     with pytest.raises(ApiError) as info:
-        await svc.get_loadbalancer(made.id or 0)
+        await client.call("loadbalancers.view", {"loadbalancerId": made.id or 0})
     assert info.value.status == 404
     assert sim.store.get("loadbalancers.configs", configs[0].id) is None
 
 
-async def test_create_and_update_by_keywords(svc: LoadBalancersService) -> None:
-    made = await svc.create_loadbalancer(region="eu-west")
+async def test_create_and_update_by_keywords(client: ApiClient) -> None:
+    made = await client.call("loadbalancers.create", body=LoadBalancerCreate(region="eu-west"))
     assert made.label == f"lb-{made.id}"
-    renamed = await svc.update_loadbalancer(made.id or 0, label="kw-lb")
+    renamed = await client.call(
+        "loadbalancers.update",
+        {"loadbalancerId": made.id or 0},
+        body=LoadBalancerUpdate(label="kw-lb"),
+    )
     assert renamed.label == "kw-lb"
 
 
-async def test_configs(svc: LoadBalancersService, sim: Simulator) -> None:
+async def test_configs(client: ApiClient, sim: Simulator) -> None:
     bid = lb_id(sim, "Zürich-intern")
-    page = await svc.list_configs(bid, page_size=25)
+    page = await client.fetch_page(
+        "loadbalancers.configs.list", {"loadbalancerId": bid}, page_size=25
+    )
     assert [c.port for c in page.data] == [5432]
-    assert [c.id async for p in svc.iter_configs(bid) for c in p.data] == [page.data[0].id]
-    made = await svc.create_config(
-        bid,
-        LbConfigCreate(
+    assert [
+        c.id
+        async for p in client.iter_all("loadbalancers.configs.list", {"loadbalancerId": bid})
+        for c in p.data
+    ] == [page.data[0].id]
+    made = await client.call(
+        "loadbalancers.configs.create",
+        {"loadbalancerId": bid},
+        body=LbConfigCreate(
             port=443,
             protocol="https",
             ssl_cert=escaped(DEMO_CERT),
@@ -154,49 +159,100 @@ async def test_configs(svc: LoadBalancersService, sim: Simulator) -> None:
     assert made.ssl_fingerprint == DEMO_CERT_FINGERPRINT
     assert made.loadbalancer_id == bid
     assert made.nodes_status is not None and made.nodes_status.up == 0
-    seen = await svc.get_config(bid, made.id or 0)
+    seen = await client.call(
+        "loadbalancers.configs.view", {"loadbalancerId": bid, "configId": made.id or 0}
+    )
     assert seen.port == 443 and seen.protocol == "https"
-    changed = await svc.update_config(bid, made.id or 0, algorithm="leastconn", check_attempts=5)
+    changed = await client.call(
+        "loadbalancers.configs.update",
+        {"loadbalancerId": bid, "configId": made.id or 0},
+        body=LbConfigUpdate(algorithm="leastconn", check_attempts=5),
+    )
     assert changed.algorithm == "leastconn" and changed.check_attempts == 5
     assert changed.ssl_fingerprint == DEMO_CERT_FINGERPRINT
-    plain = await svc.update_config(bid, made.id or 0, LbConfigUpdate(protocol="http"))
+    plain = await client.call(
+        "loadbalancers.configs.update",
+        {"loadbalancerId": bid, "configId": made.id or 0},
+        body=LbConfigUpdate(protocol="http"),
+    )
     assert plain.ssl_cert is None and plain.ssl_commonname is None
-    await svc.delete_config(bid, made.id or 0)
-    assert [c.port for c in await svc.all_configs(bid)] == [5432]
+    await client.call(
+        "loadbalancers.configs.delete", {"loadbalancerId": bid, "configId": made.id or 0}
+    )
+    assert [
+        c.port
+        for c in await client.fetch_all("loadbalancers.configs.list", {"loadbalancerId": bid})
+    ] == [5432]
 
 
-async def test_nodes(svc: LoadBalancersService, sim: Simulator) -> None:
+async def test_nodes(client: ApiClient, sim: Simulator) -> None:
     bid = lb_id(sim, "[staging] api")
     cid = config_id(sim, bid, 8080)
-    page = await svc.list_nodes(bid, cid, page_size=25)
+    page = await client.fetch_page(
+        "loadbalancers.nodes.list", {"loadbalancerId": bid, "configId": cid}, page_size=25
+    )
     assert {n.mode for n in page.data} == {"accept", "reject", "backup"}
     assert all(isinstance(n, LbNode) for n in page.data)
-    assert [n.id async for p in svc.iter_nodes(bid, cid) for n in p.data] == [
-        n.id for n in page.data
-    ]
-    made = await svc.create_node(bid, cid, LbNodeCreate(address="10.8.0.40", label="api-new"))
+    assert [
+        n.id
+        async for p in client.iter_all(
+            "loadbalancers.nodes.list", {"loadbalancerId": bid, "configId": cid}
+        )
+        for n in p.data
+    ] == [n.id for n in page.data]
+    made = await client.call(
+        "loadbalancers.nodes.create",
+        {"loadbalancerId": bid, "configId": cid},
+        body=LbNodeCreate(address="10.8.0.40", label="api-new"),
+    )
     assert made.mode == "accept" and made.weight == 50 and made.status == "unknown"
     assert made.config_id == cid and made.loadbalancer_id == bid
-    seen = await svc.get_node(bid, cid, made.id or 0)
+    seen = await client.call(
+        "loadbalancers.nodes.view", {"loadbalancerId": bid, "configId": cid, "nodeId": made.id or 0}
+    )
     assert seen.address == "10.8.0.40"
-    changed = await svc.update_node(bid, cid, made.id or 0, LbNodeUpdate(mode="drain", weight=7))
+    changed = await client.call(
+        "loadbalancers.nodes.update",
+        {"loadbalancerId": bid, "configId": cid, "nodeId": made.id or 0},
+        body=LbNodeUpdate(mode="drain", weight=7),
+    )
     assert changed.mode == "drain" and changed.weight == 7
-    by_kw = await svc.update_node(bid, cid, made.id or 0, label="api-renamed")
+    by_kw = await client.call(
+        "loadbalancers.nodes.update",
+        {"loadbalancerId": bid, "configId": cid, "nodeId": made.id or 0},
+        body=LbNodeUpdate(label="api-renamed"),
+    )
     assert by_kw.label == "api-renamed"
-    kw_made = await svc.create_node(bid, cid, address="10.8.0.41:9000", label="api-kw")
+    kw_made = await client.call(
+        "loadbalancers.nodes.create",
+        {"loadbalancerId": bid, "configId": cid},
+        body=LbNodeCreate(address="10.8.0.41:9000", label="api-kw"),
+    )
     assert kw_made.address == "10.8.0.41:9000"
-    await svc.delete_node(bid, cid, made.id or 0)
-    labels = [n.label for n in await svc.all_nodes(bid, cid)]
+    await client.call(
+        "loadbalancers.nodes.delete",
+        {"loadbalancerId": bid, "configId": cid, "nodeId": made.id or 0},
+    )
+    labels = [
+        n.label
+        for n in await client.fetch_all(
+            "loadbalancers.nodes.list", {"loadbalancerId": bid, "configId": cid}
+        )
+    ]
     assert "api-renamed" not in labels and "api-kw" in labels
 
 
-async def test_server_errors_name_fields(svc: LoadBalancersService, sim: Simulator) -> None:
+async def test_server_errors_name_fields(client: ApiClient, sim: Simulator) -> None:
     bid = lb_id(sim, "web-frontend")
     with pytest.raises(ApiError) as info:
-        await svc.create_config(bid, LbConfigCreate(port=80))
+        await client.call(
+            "loadbalancers.configs.create", {"loadbalancerId": bid}, body=LbConfigCreate(port=80)
+        )
     assert info.value.status == 400 and "port" in info.value.field_errors()
     with pytest.raises(ApiError) as info:
-        await svc.create_loadbalancer(region="us-east", label="web-frontend")
+        await client.call(
+            "loadbalancers.create", body=LoadBalancerCreate(region="us-east", label="web-frontend")
+        )
     assert "label" in info.value.field_errors()
 
 

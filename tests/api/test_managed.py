@@ -1,4 +1,4 @@
-"""Every managed-support operation through the typed service, against the simulator."""
+"""Every managed-support operation through the typed ApiClient.call, against the simulator."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pydantic import SecretStr, ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services import Services
-from tui.api.services.managed import ManagedService
 from tui.models.managed import (
     ComputeSettings,
     ComputeSettingsUpdate,
@@ -49,139 +47,167 @@ def catalog(sim: Simulator) -> None:
     )
 
 
-@pytest.fixture
-def svc(client: ApiClient) -> ManagedService:
-    return ManagedService(client)
-
-
-async def test_services_aggregate_exposes_managed(client: ApiClient) -> None:
-    assert isinstance(Services(client).managed, ManagedService)
-
-
 # -- contacts -------------------------------------------------------------------------------
 
 
-async def test_contacts_list_iter_all(svc: ManagedService, sim: Simulator) -> None:
-    page = await svc.list_contacts(page_size=25)
+async def test_contacts_list_iter_all(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("managed.contacts.list", page_size=25)
     assert page.results == len(sim.store.rows("managed.contacts")) >= 3
     assert all(isinstance(c, Contact) for c in page.data)
     assert any(not (c.name or "").isascii() for c in page.data)
-    pages = [p async for p in svc.iter_contacts()]
+    pages = [p async for p in client.iter_all("managed.contacts.list")]
     assert [c.id for p in pages for c in p.data] == [c.id for c in page.data]
-    assert [c.id for c in await svc.all_contacts()] == [c.id for c in page.data]
+    assert [c.id for c in await client.fetch_all("managed.contacts.list")] == [
+        c.id for c in page.data
+    ]
 
 
-async def test_contact_create_view_update_delete(svc: ManagedService) -> None:
-    made = await svc.create_contact(
-        ContactCreate(
+async def test_contact_create_view_update_delete(client: ApiClient) -> None:
+    made = await client.call(
+        "managed.contacts.create",
+        body=ContactCreate(
             name="Jörg Nußbaum",
             email="joerg@example.de",
             group="night",
             phone=PhoneUpdate(primary="+49 89 1234567"),
-        )
+        ),
     )
     assert made.id is not None and made.name == "Jörg Nußbaum" and made.group == "night"
     assert made.phone is not None and made.phone.primary == "+49 89 1234567"
     assert made.phone.secondary is None
-    seen = await svc.get_contact(made.id)
+    seen = await client.call("managed.contacts.view", {"contactId": made.id})
     assert seen.email == "joerg@example.de"
-    changed = await svc.update_contact(made.id, ContactUpdate(group=None, name="Jörg N."))
+    changed = await client.call(
+        "managed.contacts.update",
+        {"contactId": made.id},
+        body=ContactUpdate(group=None, name="Jörg N."),
+    )
     assert changed.name == "Jörg N." and changed.group is None
     assert changed.email == "joerg@example.de"
-    by_kw = await svc.update_contact(made.id, phone=PhoneUpdate(secondary="(030) 555-0199"))
+    by_kw = await client.call(
+        "managed.contacts.update",
+        {"contactId": made.id},
+        body=ContactUpdate(phone=PhoneUpdate(secondary="(030) 555-0199")),
+    )
     assert by_kw.phone is not None
     assert by_kw.phone.primary == "+49 89 1234567" and by_kw.phone.secondary == "(030) 555-0199"
-    await svc.delete_contact(made.id)
+    await client.call("managed.contacts.delete", {"contactId": made.id})
     with pytest.raises(ApiError) as info:
-        await svc.get_contact(made.id)
+        await client.call("managed.contacts.view", {"contactId": made.id})
     assert info.value.status == 404
 
 
-async def test_contact_create_by_keywords(svc: ManagedService) -> None:
-    made = await svc.create_contact(name="Li Wei", email="li@example.cn")
+async def test_contact_create_by_keywords(client: ApiClient) -> None:
+    made = await client.call(
+        "managed.contacts.create", body=ContactCreate(name="Li Wei", email="li@example.cn")
+    )
     assert made.name == "Li Wei" and made.group is None
 
 
 # -- credentials ----------------------------------------------------------------------------
 
 
-async def test_credentials_list_iter_all(svc: ManagedService, sim: Simulator) -> None:
-    page = await svc.list_credentials()
+async def test_credentials_list_iter_all(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("managed.credentials.list")
     assert page.results == len(sim.store.rows("managed.credentials")) >= 2
     assert all(isinstance(c, ManagedCredential) for c in page.data)
-    pages = [p async for p in svc.iter_credentials()]
+    pages = [p async for p in client.iter_all("managed.credentials.list")]
     assert [c.id for p in pages for c in p.data] == [c.id for c in page.data]
-    assert [c.id for c in await svc.all_credentials()] == [c.id for c in page.data]
+    assert [c.id for c in await client.fetch_all("managed.credentials.list")] == [
+        c.id for c in page.data
+    ]
 
 
-async def test_credential_lifecycle(svc: ManagedService, sim: Simulator) -> None:
-    made = await svc.create_credential(
-        CredentialCreate(label="api-cred", password=SecretStr("pa55word"), username="bob")
+async def test_credential_lifecycle(client: ApiClient, sim: Simulator) -> None:
+    made = await client.call(
+        "managed.credentials.create",
+        body=CredentialCreate(label="api-cred", password=SecretStr("pa55word"), username="bob"),
     )
     assert made.id is not None and made.label == "api-cred" and made.last_decrypted is None
     assert "password" not in made.raw() and "username" not in made.raw()
-    assert (await svc.get_credential(made.id)).label == "api-cred"
-    renamed = await svc.update_credential(made.id, "api-cred-2")
+    assert (
+        await client.call("managed.credentials.view", {"credentialId": made.id})
+    ).label == "api-cred"
+    renamed = await client.call(
+        "managed.credentials.update",
+        {"credentialId": made.id},
+        body=CredentialUpdate(label="api-cred-2"),
+    )
     assert renamed.label == "api-cred-2"
-    await svc.update_credential_secret(
-        made.id, CredentialSecretUpdate(password=SecretStr("n3w"), username="alice")
+    await client.call(
+        "managed.credentials.update_secret",
+        {"credentialId": made.id},
+        body=CredentialSecretUpdate(password=SecretStr("n3w"), username="alice"),
     )
     record = sim.store.get("managed.credentials", made.id)
     assert record is not None and record["_password"] == "n3w" and record["_username"] == "alice"
-    await svc.update_credential_secret(made.id, password=SecretStr("newer"))
+    await client.call(
+        "managed.credentials.update_secret",
+        {"credentialId": made.id},
+        body=CredentialSecretUpdate(password=SecretStr("newer")),
+    )
     assert record["_password"] == "newer" and record["_username"] == "alice"
-    await svc.revoke_credential(made.id)
+    await client.call("managed.credentials.revoke", {"credentialId": made.id})
     with pytest.raises(ApiError) as info:
-        await svc.get_credential(made.id)
+        await client.call("managed.credentials.view", {"credentialId": made.id})
     assert info.value.status == 404
 
 
-async def test_credential_create_by_keywords(svc: ManagedService) -> None:
-    made = await svc.create_credential(label="kw-cred", password="plain-given")
+async def test_credential_create_by_keywords(client: ApiClient) -> None:
+    made = await client.call(
+        "managed.credentials.create", body=CredentialCreate(label="kw-cred", password="plain-given")
+    )
     assert made.label == "kw-cred"
 
 
-async def test_ssh_key(svc: ManagedService) -> None:
-    key = await svc.get_ssh_key()
+async def test_ssh_key(client: ApiClient) -> None:
+    key = await client.call("managed.credentials.sshkey")
     assert isinstance(key, SshKey)
     assert (key.ssh_key or "").startswith("ssh-ed25519 AAAA")
     assert (key.ssh_key or "").endswith(" managedservices@cloudtui")
-    assert (await svc.get_ssh_key()).ssh_key == key.ssh_key
+    assert (await client.call("managed.credentials.sshkey")).ssh_key == key.ssh_key
 
 
 # -- issues ---------------------------------------------------------------------------------
 
 
-async def test_issues_list_iter_view(svc: ManagedService) -> None:
-    page = await svc.list_issues()
+async def test_issues_list_iter_view(client: ApiClient) -> None:
+    page = await client.fetch_page("managed.issues.list")
     assert page.results >= 2
     assert all(isinstance(i, ManagedIssue) for i in page.data)
     first = page.data[0]
     assert first.entity is not None and first.entity.type == "ticket"
     assert first.ticket is not None and first.ticket.summary
-    pages = [p async for p in svc.iter_issues()]
+    pages = [p async for p in client.iter_all("managed.issues.list")]
     assert [i.id for p in pages for i in p.data] == [i.id for i in page.data]
-    seen = await svc.get_issue(first.id or 0)
+    seen = await client.call("managed.issues.view", {"issueId": first.id or 0})
     assert seen.services == first.services and seen.created == first.created
 
 
 # -- compute settings -----------------------------------------------------------------------
 
 
-async def test_compute_settings_list_view_update(svc: ManagedService, sim: Simulator) -> None:
-    page = await svc.list_compute_settings()
+async def test_compute_settings_list_view_update(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("managed.compute_settings.list")
     assert page.results == len(sim.store.rows("compute.instances"))
     assert all(isinstance(s, ComputeSettings) for s in page.data)
-    pages = [p async for p in svc.iter_compute_settings()]
+    pages = [p async for p in client.iter_all("managed.compute_settings.list")]
     assert [s.id for p in pages for s in p.data] == [s.id for s in page.data]
-    seen = await svc.get_compute_settings(INSTANCE_ID)
+    seen = await client.call("managed.compute_settings.view", {"computeId": INSTANCE_ID})
     assert seen.label == "managed-host" and seen.group == "web"
     assert seen.ssh is not None and seen.ssh.access is True and seen.ssh.ip == "any"
-    changed = await svc.update_compute_settings(
-        INSTANCE_ID, ComputeSettingsUpdate(ssh=SshSettingsUpdate(port=2200, user="ops"))
+    update = "managed.compute_settings.update"
+    changed = await client.call(
+        update,
+        {"computeId": INSTANCE_ID},
+        body=ComputeSettingsUpdate(ssh=SshSettingsUpdate(port=2200, user="ops")),
     )
     assert changed.ssh is not None and changed.ssh.port == 2200 and changed.ssh.user == "ops"
-    by_kw = await svc.update_compute_settings(INSTANCE_ID, access=False, ip="203.0.113.7")
+    by_kw = await client.call(
+        update,
+        {"computeId": INSTANCE_ID},
+        body=ComputeSettingsUpdate(ssh=SshSettingsUpdate(access=False, ip="203.0.113.7")),
+    )
     assert by_kw.ssh is not None
     assert by_kw.ssh.access is False and by_kw.ssh.ip == "203.0.113.7" and by_kw.ssh.port == 2200
 
@@ -189,65 +215,84 @@ async def test_compute_settings_list_view_update(svc: ManagedService, sim: Simul
 # -- services -------------------------------------------------------------------------------
 
 
-async def test_services_list_iter_all(svc: ManagedService, sim: Simulator) -> None:
-    page = await svc.list_services()
+async def test_services_list_iter_all(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("managed.services.list")
     assert page.results == len(sim.store.rows("managed.services")) >= 4
     assert all(isinstance(s, MonitoredService) for s in page.data)
     assert {"url", "tcp"} <= {s.service_type for s in page.data}
-    pages = [p async for p in svc.iter_services()]
+    pages = [p async for p in client.iter_all("managed.services.list")]
     assert [s.id for p in pages for s in p.data] == [s.id for s in page.data]
-    assert [s.id for s in await svc.all_services()] == [s.id for s in page.data]
+    assert [s.id for s in await client.fetch_all("managed.services.list")] == [
+        s.id for s in page.data
+    ]
 
 
-async def test_service_lifecycle(svc: ManagedService, sim: Simulator, clock: VirtualClock) -> None:
+async def test_service_lifecycle(client: ApiClient, sim: Simulator, clock: VirtualClock) -> None:
     delay = sim.timings.get("managed.check", 5.0)
-    made = await svc.create_service(
-        ServiceCreate(
+    made = await client.call(
+        "managed.services.create",
+        body=ServiceCreate(
             label="api-check",
             service_type="url",
             address="https://app.example.com/status?full=1#top",
             timeout=20,
             expected_body="healthy",
             consultation_group="on-call",
-        )
+        ),
     )
     assert made.id is not None and made.status == "pending"
     assert made.address == "https://app.example.com/status?full=1"
     assert made.body == "healthy"
     clock.advance(delay)
-    assert (await svc.get_service(made.id)).status == "ok"
-    changed = await svc.update_service(made.id, ServiceUpdate(timeout=45, notes="look at logs"))
+    assert (await client.call("managed.services.view", {"serviceId": made.id})).status == "ok"
+    changed = await client.call(
+        "managed.services.update",
+        {"serviceId": made.id},
+        body=ServiceUpdate(timeout=45, notes="look at logs"),
+    )
     assert changed.timeout == 45 and changed.notes == "look at logs"
     assert changed.label == "api-check"
-    moved = await svc.update_service(
-        made.id, service_type="tcp", address="10.1.2.3:5432", region="eu-west"
+    moved = await client.call(
+        "managed.services.update",
+        {"serviceId": made.id},
+        body=ServiceUpdate(service_type="tcp", address="10.1.2.3:5432", region="eu-west"),
     )
     assert moved.service_type == "tcp" and moved.region == "eu-west"
-    assert (await svc.disable_service(made.id)).status == "disabled"
-    assert (await svc.enable_service(made.id)).status == "pending"
+    assert (
+        await client.call("managed.services.disable", {"serviceId": made.id})
+    ).status == "disabled"
+    assert (
+        await client.call("managed.services.enable", {"serviceId": made.id})
+    ).status == "pending"
     clock.advance(delay)
-    assert (await svc.get_service(made.id)).status == "ok"
-    await svc.delete_service(made.id)
+    assert (await client.call("managed.services.view", {"serviceId": made.id})).status == "ok"
+    await client.call("managed.services.delete", {"serviceId": made.id})
     with pytest.raises(ApiError) as info:
-        await svc.get_service(made.id)
+        await client.call("managed.services.view", {"serviceId": made.id})
     assert info.value.status == 404
 
 
-async def test_service_create_by_keywords(svc: ManagedService) -> None:
-    made = await svc.create_service(
-        label="tcp-check", service_type="tcp", address="db.example.com:5432", timeout=5
+async def test_service_create_by_keywords(client: ApiClient) -> None:
+    made = await client.call(
+        "managed.services.create",
+        body=ServiceCreate(
+            label="tcp-check", service_type="tcp", address="db.example.com:5432", timeout=5
+        ),
     )
     assert made.region is None and made.credentials == []
 
 
-async def test_server_errors_name_fields(svc: ManagedService) -> None:
+async def test_server_errors_name_fields(client: ApiClient) -> None:
     with pytest.raises(ApiError) as info:
-        await svc.create_service(
-            label="private",
-            service_type="url",
-            address="http://10.0.0.9/",
-            timeout=5,
-            region="mars",
+        await client.call(
+            "managed.services.create",
+            body=ServiceCreate(
+                label="private",
+                service_type="url",
+                address="http://10.0.0.9/",
+                timeout=5,
+                region="mars",
+            ),
         )
     assert "region" in info.value.field_errors()
 
@@ -255,8 +300,8 @@ async def test_server_errors_name_fields(svc: ManagedService) -> None:
 # -- stats ----------------------------------------------------------------------------------
 
 
-async def test_stats(svc: ManagedService) -> None:
-    stats = await svc.get_stats()
+async def test_stats(client: ApiClient) -> None:
+    stats = await client.call("managed.stats")
     assert isinstance(stats, ManagedStats) and stats.data is not None
     for series in (stats.data.cpu, stats.data.disk, stats.data.swap, stats.data.net_in):
         assert len(series) == 288

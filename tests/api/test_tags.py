@@ -1,4 +1,4 @@
-"""Every tag operation through the typed service, against the simulator."""
+"""Every tag operation through the typed ApiClient.call, against the simulator."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pydantic import ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services import Services
-from tui.api.services.tags import TagsService
 from tui.models.tags import Tag, TagCreate, TaggedObject
 from tui.simulator import Simulator
 
@@ -39,38 +37,30 @@ def objects(sim: Simulator) -> None:
     )
 
 
-@pytest.fixture
-def svc(client: ApiClient) -> TagsService:
-    return TagsService(client)
-
-
-async def test_services_aggregate_exposes_tags(client: ApiClient) -> None:
-    assert isinstance(Services(client).tags, TagsService)
-
-
-async def test_list_iter_all(svc: TagsService) -> None:
-    page = await svc.list_tags(page_size=25)
+async def test_list_iter_all(client: ApiClient) -> None:
+    page = await client.fetch_page("tags.list", page_size=25)
     assert all(isinstance(t, Tag) for t in page.data)
     labels = [t.label for t in page.data]
     assert "web" in labels
-    pages = [p async for p in svc.iter_tags()]
+    pages = [p async for p in client.iter_all("tags.list")]
     assert [t.label for p in pages for t in p.data] == labels
-    assert [t.label for t in await svc.all_tags()] == labels
+    assert [t.label for t in await client.fetch_all("tags.list")] == labels
 
 
-async def test_create_objects_delete(svc: TagsService, sim: Simulator) -> None:
+async def test_create_objects_delete(client: ApiClient, sim: Simulator) -> None:
     volume_id = sim.store.rows("volumes.volumes")[0]["id"]
-    made = await svc.create_tag(
-        TagCreate(
+    made = await client.call(
+        "tags.create",
+        body=TagCreate(
             label="blue-green",
             computes=[INSTANCE_ID],
             domains=[DOMAIN_ID],
             loadbalancers=[BALANCER_ID],
             volumes=[volume_id],
-        )
+        ),
     )
     assert made.label == "blue-green"
-    objects = await svc.list_tagged_objects("blue-green")
+    objects = await client.fetch_page("tags.objects", {"label": "blue-green"})
     assert all(isinstance(o, TaggedObject) for o in objects.data)
     assert [(o.type, o.object_id) for o in objects.data] == [
         ("compute", INSTANCE_ID),
@@ -80,20 +70,22 @@ async def test_create_objects_delete(svc: TagsService, sim: Simulator) -> None:
     ]
     assert objects.data[1].object_label == "tagged.example"
     assert "_lb" not in objects.data[3].data
-    pages = [p async for p in svc.iter_tagged_objects("blue-green")]
+    pages = [p async for p in client.iter_all("tags.objects", {"label": "blue-green"})]
     assert [o.object_id for p in pages for o in p.data] == [o.object_id for o in objects.data]
-    assert len(await svc.all_tagged_objects("blue-green")) == 4
-    await svc.delete_tag("blue-green")
-    assert "blue-green" not in [t.label for t in await svc.all_tags()]
+    assert len(await client.fetch_all("tags.objects", {"label": "blue-green"})) == 4
+    await client.call("tags.delete", {"label": "blue-green"})
+    assert "blue-green" not in [t.label for t in await client.fetch_all("tags.list")]
     with pytest.raises(ApiError) as info:
-        await svc.list_tagged_objects("blue-green")
+        await client.fetch_page("tags.objects", {"label": "blue-green"})
     assert info.value.status == 404
 
 
-async def test_create_by_keywords_with_special_characters(svc: TagsService) -> None:
-    made = await svc.create_tag(label="team:[ops]/é #1", computes=[INSTANCE_ID])
+async def test_create_by_keywords_with_special_characters(client: ApiClient) -> None:
+    made = await client.call(
+        "tags.create", body=TagCreate(label="team:[ops]/é #1", computes=[INSTANCE_ID])
+    )
     assert made.label == "team:[ops]/é #1"
-    objects = await svc.all_tagged_objects("team:[ops]/é #1")
+    objects = await client.fetch_all("tags.objects", {"label": "team:[ops]/é #1"})
     assert [o.object_id for o in objects] == [INSTANCE_ID]
 
 

@@ -1,4 +1,4 @@
-"""Every volume operation through the typed service, against the simulator."""
+"""Every volume operation through the typed ApiClient.call, against the simulator."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pydantic import ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services import Services
-from tui.api.services.volumes import VolumesService
 from tui.models.volumes import (
     Volume,
     VolumeAttach,
@@ -53,68 +51,82 @@ def catalog(sim: Simulator) -> None:
     )
 
 
-@pytest.fixture
-def svc(client: ApiClient) -> VolumesService:
-    return VolumesService(client)
-
-
 def vol_id(sim: Simulator, label: str) -> int:
     return int(next(v["id"] for v in sim.store.rows("volumes.volumes") if v["label"] == label))
 
 
-async def test_services_aggregate_exposes_volumes(client: ApiClient) -> None:
-    assert isinstance(Services(client).volumes, VolumesService)
-
-
-async def test_list_iter_all_view(svc: VolumesService, sim: Simulator) -> None:
-    page = await svc.list_volumes(page_size=25)
+async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
+    page = await client.fetch_page("volumes.list", page_size=25)
     assert page.results == len(sim.store.rows("volumes.volumes"))
     assert all(isinstance(v, Volume) for v in page.data)
-    pages = [p async for p in svc.iter_volumes()]
+    pages = [p async for p in client.iter_all("volumes.list")]
     assert [v.id for p in pages for v in p.data] == [v.id for v in page.data]
-    assert [v.id for v in await svc.all_volumes()] == [v.id for v in page.data]
-    cafe = await svc.get_volume(vol_id(sim, "café-media"))
+    assert [v.id for v in await client.fetch_all("volumes.list")] == [v.id for v in page.data]
+    cafe = await client.call("volumes.view", {"volumeId": vol_id(sim, "café-media")})
     assert cafe.label == "café-media" and cafe.size == 60 and cafe.hardware_type == "nvme"
     assert cafe.filesystem_path == "/dev/disk/by-id/scsi-0Volume_café-media"
 
 
-async def test_create_update_resize_clone_delete(svc: VolumesService, clock: VirtualClock) -> None:
-    made = await svc.create_volume(VolumeCreate(label="api-vol", region="us-east", size=30))
+async def test_create_update_resize_clone_delete(client: ApiClient, clock: VirtualClock) -> None:
+    made = await client.call(
+        "volumes.create", body=VolumeCreate(label="api-vol", region="us-east", size=30)
+    )
     assert made.status == "creating" and made.size == 30 and made.region == "us-east"
     clock.advance(3)
-    assert (await svc.get_volume(made.id or 0)).status == "active"
-    renamed = await svc.update_volume(made.id or 0, label="api_vol2", tags=["x"])
+    assert (await client.call("volumes.view", {"volumeId": made.id or 0})).status == "active"
+    renamed = await client.call(
+        "volumes.update",
+        {"volumeId": made.id or 0},
+        body=VolumeUpdate(label="api_vol2", tags=["x"]),
+    )
     assert renamed.label == "api_vol2" and renamed.tags == ["x"]
-    grown = await svc.resize_volume(made.id or 0, 40)
+    grown = await client.call(
+        "volumes.resize", {"volumeId": made.id or 0}, body=VolumeResize(size=40)
+    )
     assert grown.size == 40 and grown.status == "resizing"
     clock.advance(4)
-    copy = await svc.clone_volume(made.id or 0, "api-copy")
+    copy = await client.call(
+        "volumes.clone", {"volumeId": made.id or 0}, body=VolumeClone(label="api-copy")
+    )
     assert copy.size == 40 and copy.status == "creating"
-    await svc.delete_volume(copy.id or 0)
+    await client.call("volumes.delete", {"volumeId": copy.id or 0})
     with pytest.raises(ApiError) as info:
-        await svc.get_volume(copy.id or 0)
+        await client.call("volumes.view", {"volumeId": copy.id or 0})
     assert info.value.status == 404
 
 
-async def test_create_attached_by_keywords(svc: VolumesService) -> None:
-    made = await svc.create_volume(label="attached", compute_id=INSTANCE_ID)
+async def test_create_attached_by_keywords(client: ApiClient) -> None:
+    made = await client.call(
+        "volumes.create", body=VolumeCreate(label="attached", compute_id=INSTANCE_ID)
+    )
     assert made.compute_id == INSTANCE_ID and made.compute_label == "vol-host"
     assert made.region == "eu-west"
 
 
-async def test_attach_and_detach(svc: VolumesService, sim: Simulator) -> None:
+async def test_attach_and_detach(client: ApiClient, sim: Simulator) -> None:
     vid = vol_id(sim, "café-media")
-    out = await svc.attach_volume(vid, VolumeAttach(compute_id=INSTANCE_ID, config_id=CONFIG_ID))
+    out = await client.call(
+        "volumes.attach",
+        {"volumeId": vid},
+        body=VolumeAttach(compute_id=INSTANCE_ID, config_id=CONFIG_ID),
+    )
     assert out.compute_id == INSTANCE_ID
-    await svc.detach_volume(vid)
-    assert (await svc.get_volume(vid)).compute_id is None
-    again = await svc.attach_volume(vid, compute_id=INSTANCE_ID, persist_across_boots=False)
+    await client.call("volumes.detach", {"volumeId": vid})
+    assert (await client.call("volumes.view", {"volumeId": vid})).compute_id is None
+    again = await client.call(
+        "volumes.attach",
+        {"volumeId": vid},
+        body=VolumeAttach(compute_id=INSTANCE_ID, persist_across_boots=False),
+    )
     assert again.compute_label == "vol-host"
 
 
-async def test_server_errors_name_fields(svc: VolumesService) -> None:
+async def test_server_errors_name_fields(client: ApiClient) -> None:
     with pytest.raises(ApiError) as info:
-        await svc.create_volume(label="far", region="us-east", compute_id=INSTANCE_ID)
+        await client.call(
+            "volumes.create",
+            body=VolumeCreate(label="far", region="us-east", compute_id=INSTANCE_ID),
+        )
     assert "region" in info.value.field_errors()
 
 

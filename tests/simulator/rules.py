@@ -24,7 +24,7 @@ async def refused(
 ) -> ApiError:
     """Call ``name`` and expect an API error with ``status``; returns the error."""
     with pytest.raises(ApiError) as info:
-        await client.call(name, params, body=body, query=query)
+        await client.call(name, params, body=body, query=query, model=dict)
     assert info.value.status == status, info.value
     return info.value
 

@@ -86,7 +86,7 @@ async def test_anonymous_and_readonly_tokens(
 ) -> None:
     await _refused(client_for("anonymous"), "compute.instances.list", status=401)
     readonly = client_for("readonly")
-    listed = await readonly.call("compute.instances.list")
+    listed = await readonly.call("compute.instances.list", model=dict)
     assert listed["results"] == len(sim.store.rows("compute.instances"))
     await _bad(readonly, sim, "compute.instances.create", None, create_body(), None, 403)
     await _bad(readonly, sim, "compute.instances.shutdown", on(sim, "db-primary"), {}, None, 403)
@@ -96,7 +96,9 @@ async def test_restricted_lists_only_granted_instances(
     client_for: Callable[..., ApiClient],
 ) -> None:
     restricted = client_for("restricted")
-    labels = {i["label"] for i in (await restricted.call("compute.instances.list"))["data"]}
+    labels = {
+        i["label"] for i in (await restricted.call("compute.instances.list", model=dict))["data"]
+    }
     assert labels == {"[staging] api-1", "build-cache", "web-prod-2"}
 
 
@@ -107,8 +109,10 @@ async def test_restricted_view_needs_read_and_changes_need_read_write(
     hidden, read_only = on(sim, "db-primary"), on(sim, "web-prod-2")
     for name in ("compute.instances.view", "compute.configs.list", "compute.stats.view"):
         await _refused(restricted, name, hidden, status=404)
-    assert (await restricted.call("compute.instances.view", read_only))["label"] == "web-prod-2"
-    assert (await restricted.call("compute.disks.list", read_only))["results"] == 2
+    assert (await restricted.call("compute.instances.view", read_only, model=dict))[
+        "label"
+    ] == "web-prod-2"
+    assert (await restricted.call("compute.disks.list", read_only, model=dict))["results"] == 2
     for name, body in (
         ("compute.instances.update", {"label": "mine"}),
         ("compute.instances.reboot", {}),
@@ -120,7 +124,10 @@ async def test_restricted_view_needs_read_and_changes_need_read_write(
         await _bad(restricted, sim, name, read_only, body, None, 403)
         await _bad(restricted, sim, name, hidden, body, None, 404)
     out = await restricted.call(
-        "compute.instances.update", on(sim, "build-cache"), body={"label": "build-cache-2"}
+        "compute.instances.update",
+        on(sim, "build-cache"),
+        body={"label": "build-cache-2"},
+        model=dict,
     )
     assert out["label"] == "build-cache-2"
 
@@ -133,9 +140,11 @@ async def test_view_unknown_and_non_integer_ids(client: ApiClient) -> None:
 async def test_page_size_up_to_500(client: ApiClient) -> None:
     for size in (24, 501):
         with pytest.raises(ApiError) as info:
-            await client.call("compute.instances.list", query={"page_size": size})
+            await client.call("compute.instances.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
-    assert (await client.call("compute.instances.list", query={"page_size": 500}))["page"] == 1
+    assert (await client.call("compute.instances.list", query={"page_size": 500}, model=dict))[
+        "page"
+    ] == 1
 
 
 # -- create: validation ---------------------------------------------------------------------
@@ -168,21 +177,25 @@ async def test_create_label_length_and_uniqueness(
 
 
 async def test_create_label_may_hold_any_text(client: ApiClient) -> None:
-    made = await client.call("compute.instances.create", body=create_body(label="[qa] ünïcode 1"))
+    made = await client.call(
+        "compute.instances.create", body=create_body(label="[qa] ünïcode 1"), model=dict
+    )
     assert made["label"] == "[qa] ünïcode 1"
-    edge = await client.call("compute.instances.create", body=create_body(label="x" * 64))
+    edge = await client.call(
+        "compute.instances.create", body=create_body(label="x" * 64), model=dict
+    )
     assert edge["label"] == "x" * 64
 
 
 async def test_create_default_label_is_unique(client: ApiClient) -> None:
     first = await client.call(
-        "compute.instances.create", body={"region": "eu-west", "type": "std-4"}
+        "compute.instances.create", body={"region": "eu-west", "type": "std-4"}, model=dict
     )
     second = await client.call(
-        "compute.instances.create", body={"region": "eu-west", "type": "std-4"}
+        "compute.instances.create", body={"region": "eu-west", "type": "std-4"}, model=dict
     )
     dedicated = await client.call(
-        "compute.instances.create", body={"region": "eu-west", "type": "hi-mem-24"}
+        "compute.instances.create", body={"region": "eu-west", "type": "hi-mem-24"}, model=dict
     )
     assert (first["label"], second["label"]) == ("std-eu-west-1", "std-eu-west-2")
     assert dedicated["label"] == "hi-mem-eu-west-1"
@@ -203,7 +216,7 @@ async def test_create_root_pass_bounds_and_required_with_image(
 async def test_create_never_echoes_or_stores_the_root_password(
     client: ApiClient, sim: Simulator
 ) -> None:
-    made = await client.call("compute.instances.create", body=create_body(root_pass=PW))
+    made = await client.call("compute.instances.create", body=create_body(root_pass=PW), model=dict)
     assert PW not in str(made)
     assert PW not in str(sim.store.to_json())
 
@@ -255,7 +268,9 @@ async def test_create_vlans_only_in_newer_regions(client: ApiClient, sim: Simula
         create_body(region="us-west", interfaces=vlan),
         "interfaces[1].purpose",
     )
-    made = await client.call("compute.instances.create", body=create_body(interfaces=vlan))
+    made = await client.call(
+        "compute.instances.create", body=create_body(interfaces=vlan), model=dict
+    )
     config = owned(sim, "compute.configs", made["id"])[0]
     assert config["interfaces"][1] == {
         "purpose": "vlan",
@@ -284,7 +299,7 @@ async def test_create_tags_only_by_unrestricted_users(
     await _bad(
         restricted, sim, "compute.instances.create", None, create_body(tags=["x"]), "tags", 403
     )
-    made = await restricted.call("compute.instances.create", body=create_body(tags=[]))
+    made = await restricted.call("compute.instances.create", body=create_body(tags=[]), model=dict)
     assert made["tags"] == []
 
 
@@ -294,10 +309,14 @@ async def test_create_restricted_needs_add_computes_and_gets_a_grant(
     restricted = client_for("restricted")
     await _bad(restricted, sim, "compute.instances.create", None, create_body(), None, 403)
     allow_restricted_creates(sim)
-    made = await restricted.call("compute.instances.create", body=create_body(label="ops-box"))
+    made = await restricted.call(
+        "compute.instances.create", body=create_body(label="ops-box"), model=dict
+    )
     grants = rec(sim, "users", "ops-restricted")["grants"]["compute"]
     assert {"id": made["id"], "label": "ops-box", "permissions": "read_write"} in grants
-    assert (await restricted.call("compute.instances.view", {"computeId": made["id"]}))["id"]
+    assert (await restricted.call("compute.instances.view", {"computeId": made["id"]}, model=dict))[
+        "id"
+    ]
 
 
 @pytest.mark.parametrize("image", ["compute/nope", "private/1", "", 12])
@@ -317,7 +336,9 @@ async def test_create_image_must_be_available(
 
 async def test_create_private_image_deploys(client: ApiClient, sim: Simulator) -> None:
     golden = next(i for i in sim.store.rows("images.images") if i["label"] == "web-[prod]-golden")
-    made = await client.call("compute.instances.create", body=create_body(image=golden["id"]))
+    made = await client.call(
+        "compute.instances.create", body=create_body(image=golden["id"]), model=dict
+    )
     assert made["image"] == golden["id"]
     labels = {d["label"] for d in owned(sim, "compute.disks", made["id"])}
     assert "web-[prod]-golden Disk" in labels
@@ -360,11 +381,14 @@ async def test_create_stackscript_needs_a_compatible_image(
     ok = await client.call(
         "compute.instances.create",
         body=create_body(image="compute/alpine3.20", stackscript_id=cafe),
+        model=dict,
     )
     assert ok["status"] == "provisioning"
     anywhere = script_id(sim, "Docker host")  # any/all
     ok = await client.call(
-        "compute.instances.create", body=create_body(image="compute/arch", stackscript_id=anywhere)
+        "compute.instances.create",
+        body=create_body(image="compute/arch", stackscript_id=anywhere),
+        model=dict,
     )
     assert ok["image"] == "compute/arch"
 
@@ -399,11 +423,12 @@ async def test_create_stackscript_user_defined_fields(client: ApiClient, sim: Si
     made = await client.call(
         "compute.instances.create",
         body=create_body(stackscript_id=lamp, stackscript_data={"db_password": "pw"}),
+        model=dict,
     )
     script = rec(sim, "deployscripts.scripts", lamp)
     assert script["deployments_total"] == before + 1
     active = script["deployments_active"]
-    await client.call("compute.instances.delete", {"computeId": made["id"]})
+    await client.call("compute.instances.delete", {"computeId": made["id"]}, model=dict)
     assert rec(sim, "deployscripts.scripts", lamp)["deployments_active"] == active - 1
 
 
@@ -442,6 +467,7 @@ async def test_create_from_backup_copies_disks_and_profiles(
     made = await client.call(
         "compute.instances.create",
         body={"region": "eu-west", "type": "ded-8", "backup_id": backup["id"]},
+        model=dict,
     )
     assert made["status"] == "provisioning" and made["image"] == "compute/debian12"
     disks = owned(sim, "compute.disks", made["id"])
@@ -455,7 +481,7 @@ async def test_create_from_backup_copies_disks_and_profiles(
         dev["disk_id"] in mine for c in configs for dev in c["devices"].values() if dev is not None
     )
     clock.advance(T["compute.provision"])
-    assert (await client.call("compute.instances.view", {"computeId": made["id"]}))[
+    assert (await client.call("compute.instances.view", {"computeId": made["id"]}, model=dict))[
         "status"
     ] == "running"
 
@@ -481,10 +507,10 @@ async def test_create_from_backup_refuses_unfinished_and_unknown_backups(
 async def test_create_booted_false_ends_offline(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    made = await client.call("compute.instances.create", body=create_body(booted=False))
+    made = await client.call("compute.instances.create", body=create_body(booted=False), model=dict)
     assert made["status"] == "provisioning"
     clock.advance(T["compute.provision"])
-    after = await client.call("compute.instances.view", {"computeId": made["id"]})
+    after = await client.call("compute.instances.view", {"computeId": made["id"]}, model=dict)
     assert after["status"] == "offline"
     assert all(d["status"] == "ready" for d in owned(sim, "compute.disks", made["id"]))
 
@@ -492,7 +518,7 @@ async def test_create_booted_false_ends_offline(
 async def test_create_from_image_has_a_default_profile_and_two_disks(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    made = await client.call("compute.instances.create", body=create_body())
+    made = await client.call("compute.instances.create", body=create_body(), model=dict)
     disks = owned(sim, "compute.disks", made["id"])
     assert [(d["filesystem"], d["size"], d["status"]) for d in disks] == [
         ("ext4", 81920 - 512, "not ready"),
@@ -503,7 +529,7 @@ async def test_create_from_image_has_a_default_profile_and_two_disks(
     assert config["devices"]["sdb"] == {"disk_id": disks[1]["id"], "volume_id": None}
     assert config["kernel"] == "compute/latest-64bit" and config["memory_limit"] == 4096
     clock.advance(T["compute.provision"])
-    await client.call("compute.instances.view", {"computeId": made["id"]})
+    await client.call("compute.instances.view", {"computeId": made["id"]}, model=dict)
     assert rec(sim, "compute.instances", made["id"])["_last_booted_config"] == config["id"]
 
 
@@ -513,19 +539,22 @@ async def test_create_without_image_is_offline_and_empty(
     made = await client.call(
         "compute.instances.create",
         body={"region": "us-east", "type": "std-2", "root_pass": PW, "swap_size": 1024},
+        model=dict,
     )
     assert made["status"] == "offline" and made["image"] is None
     assert owned(sim, "compute.disks", made["id"]) == []
     assert owned(sim, "compute.configs", made["id"]) == []
     clock.advance(600)
-    view = await client.call("compute.instances.view", {"computeId": made["id"]})
+    view = await client.call("compute.instances.view", {"computeId": made["id"]}, model=dict)
     assert view["status"] == "offline"
 
 
 async def test_create_swap_size(client: ApiClient, sim: Simulator) -> None:
-    none = await client.call("compute.instances.create", body=create_body(swap_size=0))
+    none = await client.call("compute.instances.create", body=create_body(swap_size=0), model=dict)
     assert [d["filesystem"] for d in owned(sim, "compute.disks", none["id"])] == ["ext4"]
-    big = await client.call("compute.instances.create", body=create_body(swap_size=2048))
+    big = await client.call(
+        "compute.instances.create", body=create_body(swap_size=2048), model=dict
+    )
     sizes = [d["size"] for d in owned(sim, "compute.disks", big["id"])]
     assert sizes == [81920 - 2048, 2048]
     for swap in (-1, 81920, "512"):
@@ -535,8 +564,10 @@ async def test_create_swap_size(client: ApiClient, sim: Simulator) -> None:
 
 
 async def test_create_assigns_addresses(client: ApiClient) -> None:
-    plain = await client.call("compute.instances.create", body=create_body())
-    private = await client.call("compute.instances.create", body=create_body(private_ip=True))
+    plain = await client.call("compute.instances.create", body=create_body(), model=dict)
+    private = await client.call(
+        "compute.instances.create", body=create_body(private_ip=True), model=dict
+    )
     assert len(plain["ipv4"]) == 1 and len(private["ipv4"]) == 2
     assert private["ipv4"][1].startswith("192.168.")
     assert plain["ipv4"][0] != private["ipv4"][0]
@@ -566,6 +597,7 @@ async def test_create_accepts_keys_users_and_enables_backups(client: ApiClient) 
             authorized_users=["demo"],
             backups_enabled=True,
         ),
+        model=dict,
     )
     assert made["backups"]["enabled"] is True and made["backups"]["available"] is False
 
@@ -585,11 +617,14 @@ async def test_update_changes_and_merges(client: ApiClient, sim: Simulator) -> N
             "alerts": {"cpu": 180, "transfer_quota": 90},
             "backups": {"schedule": {"window": "W2"}},
         },
+        model=dict,
     )
     assert out["label"] == "web-prod-1a" and out["group"] == "web"
     assert out["alerts"]["cpu"] == 180 and out["alerts"]["io"] == 10000
     assert out["backups"]["schedule"] == {"day": "Scheduling", "window": "W2"}
-    same = await client.call("compute.instances.update", params, body={"label": "web-prod-1a"})
+    same = await client.call(
+        "compute.instances.update", params, body={"label": "web-prod-1a"}, model=dict
+    )
     assert same["label"] == "web-prod-1a"
 
 
@@ -629,7 +664,9 @@ async def test_update_tags_only_by_unrestricted_users(
     restricted = client_for("restricted")
     params = on(sim, "[staging] api-1")
     await _bad(restricted, sim, "compute.instances.update", params, {"tags": ["x"]}, "tags", 403)
-    out = await restricted.call("compute.instances.update", params, body={"tags": ["staging"]})
+    out = await restricted.call(
+        "compute.instances.update", params, body={"tags": ["staging"]}, model=dict
+    )
     assert out["tags"] == ["staging"]
 
 
@@ -643,7 +680,7 @@ async def test_delete_removes_everything_and_frees_volumes(
     grant_restricted(sim.store, "compute", target, "db-primary", "read_only")
     volume = next(v for v in sim.store.rows("volumes.volumes") if v["compute_id"] == target)
     assert owned(sim, "compute.disks", target) and owned(sim, "compute.backups", target)
-    await client.call("compute.instances.delete", {"computeId": target})
+    await client.call("compute.instances.delete", {"computeId": target}, model=dict)
     await _refused(client, "compute.instances.view", {"computeId": target}, status=404)
     for table in ("compute.disks", "compute.configs", "compute.backups"):
         assert owned(sim, table, target) == []
@@ -666,10 +703,10 @@ async def test_delete_cancels_pending_transitions(
 ) -> None:
     target = iid(sim, "new-api-2")
     assert any(e["args"].get("id") == target for e in sim.store.events)
-    await client.call("compute.instances.delete", {"computeId": target})
+    await client.call("compute.instances.delete", {"computeId": target}, model=dict)
     assert not any(e["args"].get("id") == target for e in sim.store.events)
     clock.advance(3600)
-    await client.call("compute.instances.list")
+    await client.call("compute.instances.list", model=dict)
     assert sim.store.get("compute.instances", target) is None
 
 
@@ -681,14 +718,14 @@ async def test_boot_offline_instance_records_the_profile(
 ) -> None:
     target = iid(sim, "ci-runner-01")
     (config,) = owned(sim, "compute.configs", target)
-    await client.call("compute.instances.boot", {"computeId": target}, body={})
+    await client.call("compute.instances.boot", {"computeId": target}, body={}, model=dict)
     assert rec(sim, "compute.instances", target)["status"] == "booting"
     assert rec(sim, "compute.instances", target)["_last_booted_config"] == config["id"]
     clock.advance(T["compute.boot"] - 1)
-    view = await client.call("compute.instances.view", {"computeId": target})
+    view = await client.call("compute.instances.view", {"computeId": target}, model=dict)
     assert view["status"] == "booting"
     clock.advance(1)
-    view = await client.call("compute.instances.view", {"computeId": target})
+    view = await client.call("compute.instances.view", {"computeId": target}, model=dict)
     assert view["status"] == "running"
 
 
@@ -696,9 +733,9 @@ async def test_boot_stopped_instance(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     params = on(sim, "legacy-ftp")
-    await client.call("compute.instances.boot", params)
+    await client.call("compute.instances.boot", params, model=dict)
     clock.advance(T["compute.boot"])
-    assert (await client.call("compute.instances.view", params))["status"] == "running"
+    assert (await client.call("compute.instances.view", params, model=dict))["status"] == "running"
 
 
 async def test_boot_and_reboot_config_id_must_be_the_instances(
@@ -716,7 +753,7 @@ async def test_boot_and_reboot_config_id_must_be_the_instances(
 
 async def test_boot_without_profiles_is_refused(client: ApiClient, sim: Simulator) -> None:
     made = await client.call(
-        "compute.instances.create", body={"region": "us-east", "type": "std-1"}
+        "compute.instances.create", body={"region": "us-east", "type": "std-1"}, model=dict
     )
     params = {"computeId": made["id"]}
     await _bad(client, sim, "compute.instances.boot", params, {}, "config_id")
@@ -763,12 +800,15 @@ async def test_reboot_with_another_profile(
         c for c in owned(sim, "compute.configs", target) if c["label"].startswith("Recovery")
     )
     await client.call(
-        "compute.instances.reboot", {"computeId": target}, body={"config_id": recovery["id"]}
+        "compute.instances.reboot",
+        {"computeId": target},
+        body={"config_id": recovery["id"]},
+        model=dict,
     )
     record = rec(sim, "compute.instances", target)
     assert record["status"] == "rebooting" and record["_last_booted_config"] == recovery["id"]
     clock.advance(T["compute.reboot"])
-    view = await client.call("compute.instances.view", {"computeId": target})
+    view = await client.call("compute.instances.view", {"computeId": target}, model=dict)
     assert view["status"] == "running"
 
 
@@ -776,10 +816,12 @@ async def test_shutdown_then_offline(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     params = on(sim, "café-web")
-    await client.call("compute.instances.shutdown", params)
-    assert (await client.call("compute.instances.view", params))["status"] == "shutting_down"
+    await client.call("compute.instances.shutdown", params, model=dict)
+    assert (await client.call("compute.instances.view", params, model=dict))[
+        "status"
+    ] == "shutting_down"
     clock.advance(T["compute.shutdown"])
-    assert (await client.call("compute.instances.view", params))["status"] == "offline"
+    assert (await client.call("compute.instances.view", params, model=dict))["status"] == "offline"
 
 
 # -- resize ---------------------------------------------------------------------------------
@@ -789,11 +831,13 @@ async def test_resize_grows_the_main_disk(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     target = iid(sim, "web-prod-2")
-    await client.call("compute.instances.resize", {"computeId": target}, body={"type": "std-4"})
+    await client.call(
+        "compute.instances.resize", {"computeId": target}, body={"type": "std-4"}, model=dict
+    )
     record = rec(sim, "compute.instances", target)
     assert record["status"] == "resizing" and record["type"] == "std-2"
     clock.advance(T["compute.resize"])
-    view = await client.call("compute.instances.view", {"computeId": target})
+    view = await client.call("compute.instances.view", {"computeId": target}, model=dict)
     assert view["status"] == "running" and view["type"] == "std-4"
     assert view["specs"] == {"disk": 163840, "memory": 8192, "vcpus": 4, "transfer": 5000}
     sizes = sorted(d["size"] for d in owned(sim, "compute.disks", target))
@@ -813,9 +857,10 @@ async def test_resize_without_auto_disk_keeps_disks_and_offline_stays_offline(
         "compute.instances.resize",
         {"computeId": target},
         body={"type": "std-8", "allow_auto_disk_resize": False},
+        model=dict,
     )
     clock.advance(T["compute.resize"])
-    view = await client.call("compute.instances.view", {"computeId": target})
+    view = await client.call("compute.instances.view", {"computeId": target}, model=dict)
     assert view["status"] == "offline" and view["type"] == "std-8"
     assert sorted(d["size"] for d in owned(sim, "compute.disks", target)) == before
 
@@ -863,11 +908,13 @@ async def test_resize_refused_with_an_outstanding_balance(
     )
     assert "12.50 USD" in str(err)
     sim.store.meta[BALANCE_META] = 0
-    await client.call("compute.instances.resize", on(sim, "web-prod-2"), body={"type": "std-4"})
+    await client.call(
+        "compute.instances.resize", on(sim, "web-prod-2"), body={"type": "std-4"}, model=dict
+    )
 
 
 async def test_resize_refused_while_transitional(client: ApiClient, sim: Simulator) -> None:
-    await client.call("compute.instances.shutdown", on(sim, "web-prod-2"))
+    await client.call("compute.instances.shutdown", on(sim, "web-prod-2"), model=dict)
     await _bad(
         client, sim, "compute.instances.resize", on(sim, "web-prod-2"), {"type": "std-4"}, None, 409
     )
@@ -931,6 +978,7 @@ async def test_rescue_disks_and_volumes_must_belong_to_the_instance(
         "compute.instances.rescue",
         params,
         body={"devices": {"sda": {"disk_id": own_disk["id"]}, "sdb": {"volume_id": mine["id"]}}},
+        model=dict,
     )
     record = inst(sim, "web-prod-1")
     assert record["status"] == "rebooting"
@@ -941,14 +989,14 @@ async def test_rescue_defaults_to_the_instance_disks_and_boots(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     target = iid(sim, "ci-runner-01")
-    await client.call("compute.instances.rescue", {"computeId": target})
+    await client.call("compute.instances.rescue", {"computeId": target}, model=dict)
     record = rec(sim, "compute.instances", target)
     disks = owned(sim, "compute.disks", target)
     assert record["status"] == "booting"
     assert record["_rescue_devices"]["sda"]["disk_id"] == disks[0]["id"]
     assert record["_rescue_devices"]["sdb"]["disk_id"] == disks[1]["id"]
     clock.advance(T["compute.boot"])
-    view = await client.call("compute.instances.view", {"computeId": target})
+    view = await client.call("compute.instances.view", {"computeId": target}, model=dict)
     assert view["status"] == "running"
 
 
@@ -962,6 +1010,7 @@ async def test_config_create_defaults(client: ApiClient, sim: Simulator) -> None
         "compute.configs.create",
         {"computeId": target},
         body={"label": "x", "devices": {"sda": {"disk_id": disk["id"]}}},
+        model=dict,
     )
     assert made["kernel"] == "compute/latest-64bit"
     assert made["memory_limit"] == 24576
@@ -1034,6 +1083,7 @@ async def test_config_vlans_only_in_newer_regions(client: ApiClient, sim: Simula
         "compute.configs.create",
         on(sim, "vpn-gateway"),
         body={"label": "x", "devices": {}, "interfaces": vlan},
+        model=dict,
     )
     assert made["interfaces"] == [{"purpose": "vlan", "label": "lan", "ipam_address": None}]
 
@@ -1046,6 +1096,7 @@ async def test_config_update_and_delete(client: ApiClient, sim: Simulator) -> No
         "compute.configs.update",
         params,
         body={"comments": None, "helpers": {"network": False}, "devices": {}},
+        model=dict,
     )
     assert out["comments"] is None and out["helpers"]["network"] is False
     assert out["helpers"]["distro"] is True
@@ -1057,7 +1108,7 @@ async def test_config_update_and_delete(client: ApiClient, sim: Simulator) -> No
         ({"devices": "sda"}, "devices"),
     ):
         await _bad(client, sim, "compute.configs.update", params, body, field)
-    await client.call("compute.configs.delete", params)
+    await client.call("compute.configs.delete", params, model=dict)
     await _refused(client, "compute.configs.view", params, status=404)
     other = {"computeId": iid(sim, "web-prod-1"), "configId": first["id"]}
     for name in ("compute.configs.view", "compute.configs.delete"):
@@ -1069,7 +1120,9 @@ async def test_deleting_the_booted_config_forgets_it(client: ApiClient, sim: Sim
     booted = inst(sim, "db-primary")["_last_booted_config"]
     volume = next(v for v in sim.store.rows("volumes.volumes") if v["compute_id"] == target)
     assert volume["_config_id"] == booted
-    await client.call("compute.configs.delete", {"computeId": target, "configId": booted})
+    await client.call(
+        "compute.configs.delete", {"computeId": target, "configId": booted}, model=dict
+    )
     assert inst(sim, "db-primary")["_last_booted_config"] is None
     assert rec(sim, "volumes.volumes", volume["id"])["_config_id"] is None
 
@@ -1079,7 +1132,7 @@ async def test_deleting_the_booted_config_forgets_it(client: ApiClient, sim: Sim
 
 async def empty_instance(client: ApiClient, type_id: str = "std-1") -> dict[str, Any]:
     made = await client.call(
-        "compute.instances.create", body={"region": "us-east", "type": type_id}
+        "compute.instances.create", body={"region": "us-east", "type": type_id}, model=dict
     )
     return {"computeId": made["id"]}
 
@@ -1130,7 +1183,7 @@ async def test_disk_stackscript_needs_a_compatible_image(client: ApiClient, sim:
     body = {"size": 4096, "image": IMAGE, "root_pass": PW, "stackscript_id": cafe}
     await _bad(client, sim, "compute.disks.create", params, body, "stackscript_id")
     body["image"] = "compute/alpine3.20"
-    made = await client.call("compute.disks.create", params, body=body)
+    made = await client.call("compute.disks.create", params, body=body, model=dict)
     assert made["label"] == "Alpine 3.20 Disk"
 
 
@@ -1144,26 +1197,37 @@ async def test_disk_size_must_fit_the_free_space(client: ApiClient, sim: Simulat
         "size",
     )
     params = await empty_instance(client)  # std-1: 51200 MB
-    await client.call("compute.disks.create", params, body={"label": "a", "size": 51000})
+    await client.call(
+        "compute.disks.create", params, body={"label": "a", "size": 51000}, model=dict
+    )
     err = await _bad(
         client, sim, "compute.disks.create", params, {"label": "b", "size": 201}, "size"
     )
     assert "only 200 MB" in err.field_errors()["size"]
-    await client.call("compute.disks.create", params, body={"label": "b", "size": 200})
+    await client.call("compute.disks.create", params, body={"label": "b", "size": 200}, model=dict)
 
 
 async def test_disk_defaults_and_readiness(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     params = await empty_instance(client)
-    made = await client.call("compute.disks.create", params, body={"label": "data", "size": 512})
+    made = await client.call(
+        "compute.disks.create", params, body={"label": "data", "size": 512}, model=dict
+    )
     assert made["status"] == "not ready" and made["filesystem"] == "ext4"
     clock.advance(T["compute.disk"] - 1)
-    assert (await client.call("compute.disks.list", params))["data"][0]["status"] == "not ready"
+    assert (await client.call("compute.disks.list", params, model=dict))["data"][0][
+        "status"
+    ] == "not ready"
     clock.advance(1)
-    assert (await client.call("compute.disks.list", params))["data"][0]["status"] == "ready"
+    assert (await client.call("compute.disks.list", params, model=dict))["data"][0][
+        "status"
+    ] == "ready"
     raw = await client.call(
-        "compute.disks.create", params, body={"label": "raw", "size": 512, "filesystem": "raw"}
+        "compute.disks.create",
+        params,
+        body={"label": "raw", "size": 512, "filesystem": "raw"},
+        model=dict,
     )
     assert raw["filesystem"] == "raw"
 
@@ -1172,7 +1236,7 @@ async def test_disk_defaults_and_readiness(
 
 
 async def test_backups_listing_shape(client: ApiClient, sim: Simulator) -> None:
-    listing = await client.call("compute.backups.list", on(sim, "db-primary"))
+    listing = await client.call("compute.backups.list", on(sim, "db-primary"), model=dict)
     assert set(listing) == {"automatic", "snapshot"}
     assert set(listing["snapshot"]) == {"current", "in_progress"}
     created = [b["created"] for b in listing["automatic"]]
@@ -1191,7 +1255,7 @@ async def test_backups_listing_shape(client: ApiClient, sim: Simulator) -> None:
 
 
 async def test_stats_are_24_hours_of_5_minute_points(client: ApiClient, sim: Simulator) -> None:
-    stats = await client.call("compute.stats.view", on(sim, "web-prod-1"))
+    stats = await client.call("compute.stats.view", on(sim, "web-prod-1"), model=dict)
     now_ms = int(sim.clock.now()) * 1000
     series = [
         stats["cpu"],
@@ -1212,30 +1276,36 @@ async def test_stats_are_24_hours_of_5_minute_points(client: ApiClient, sim: Sim
         assert all(p[1] >= 0 for p in points)
     assert max(p[1] for p in stats["cpu"]) <= 200  # 2 vCPUs
     assert stats["title"] and "web-prod-1" in stats["title"]
-    again = await client.call("compute.stats.view", on(sim, "web-prod-1"))
+    again = await client.call("compute.stats.view", on(sim, "web-prod-1"), model=dict)
     assert again == stats
-    other = await client.call("compute.stats.view", on(sim, "web-prod-2"))
+    other = await client.call("compute.stats.view", on(sim, "web-prod-2"), model=dict)
     assert other["cpu"] != stats["cpu"]
 
 
 async def test_stats_of_a_new_instance_start_at_creation(
     client: ApiClient, clock: VirtualClock
 ) -> None:
-    made = await client.call("compute.instances.create", body=create_body())
-    stats = await client.call("compute.stats.view", {"computeId": made["id"]})
+    made = await client.call("compute.instances.create", body=create_body(), model=dict)
+    stats = await client.call("compute.stats.view", {"computeId": made["id"]}, model=dict)
     assert stats["cpu"] == []
     clock.advance(3600)
-    stats = await client.call("compute.stats.view", {"computeId": made["id"]})
+    stats = await client.call("compute.stats.view", {"computeId": made["id"]}, model=dict)
     assert 11 <= len(stats["cpu"]) <= 12
 
 
 async def test_stats_by_month(client: ApiClient, sim: Simulator) -> None:
     params = on(sim, "db-primary")
-    october = await client.call("compute.stats.month", {**params, "year": 2026, "month": 10})
+    october = await client.call(
+        "compute.stats.month", {**params, "year": 2026, "month": 10}, model=dict
+    )
     assert len(october["cpu"]) == 31 * 24 and "2026-10" in october["title"]
-    current = await client.call("compute.stats.month", {**params, "year": 2026, "month": 11})
+    current = await client.call(
+        "compute.stats.month", {**params, "year": 2026, "month": 11}, model=dict
+    )
     assert len(current["cpu"]) == 30 * 24
-    before = await client.call("compute.stats.month", {**params, "year": 2020, "month": 1})
+    before = await client.call(
+        "compute.stats.month", {**params, "year": 2020, "month": 1}, model=dict
+    )
     assert before["cpu"] == [] and before["netv4"]["in"] == []
 
 
@@ -1262,10 +1332,10 @@ async def test_stats_month_bounds(
 
 
 async def test_transfer_this_month(client: ApiClient, sim: Simulator) -> None:
-    now = await client.call("compute.transfer.view", on(sim, "web-prod-1"))
+    now = await client.call("compute.transfer.view", on(sim, "web-prod-1"), model=dict)
     assert set(now) == {"used", "quota", "billable"}
     assert now["quota"] == 4000 and now["billable"] == 0 and now["used"] > 0
-    assert now == await client.call("compute.transfer.view", on(sim, "web-prod-1"))
+    assert now == await client.call("compute.transfer.view", on(sim, "web-prod-1"), model=dict)
 
 
 async def test_transfer_beyond_the_quota_is_billable(
@@ -1273,21 +1343,23 @@ async def test_transfer_beyond_the_quota_is_billable(
 ) -> None:
     heavy = next(r for r in sim.store.rows("compute.instances") if r["id"] % 13 == 0)
     params = {"computeId": heavy["id"]}
-    early = await client.call("compute.transfer.view", params)
+    early = await client.call("compute.transfer.view", params, model=dict)
     assert early["billable"] == 0
     clock.advance(27 * 86400)  # late in the month
-    late = await client.call("compute.transfer.view", params)
+    late = await client.call("compute.transfer.view", params, model=dict)
     assert late["used"] > early["used"] and late["billable"] > 0
     assert late["billable"] == -(-late["used"] // 1024**3) - late["quota"]
 
 
 async def test_transfer_by_month(client: ApiClient, sim: Simulator) -> None:
     params = on(sim, "db-primary")
-    october = await client.call("compute.transfer.month", {**params, "year": 2026, "month": 10})
+    october = await client.call(
+        "compute.transfer.month", {**params, "year": 2026, "month": 10}, model=dict
+    )
     assert october["bytes_total"] == october["bytes_in"] + october["bytes_out"] > 0
     for year, month in ((2037, 12), (2001, 1)):
         empty = await client.call(
-            "compute.transfer.month", {**params, "year": year, "month": month}
+            "compute.transfer.month", {**params, "year": year, "month": month}, model=dict
         )
         assert empty == {"bytes_in": 0, "bytes_out": 0, "bytes_total": 0}
 
@@ -1316,16 +1388,16 @@ async def test_instance_volumes_are_the_attached_ones(
     client_for: Callable[..., ApiClient], client: ApiClient, sim: Simulator
 ) -> None:
     target = iid(sim, "db-primary")
-    listed = await client.call("compute.volumes.list", {"computeId": target})
+    listed = await client.call("compute.volumes.list", {"computeId": target}, model=dict)
     expected = [v["id"] for v in sim.store.rows("volumes.volumes") if v["compute_id"] == target]
     assert [v["id"] for v in listed["data"]] == expected and expected
     assert all(not k.startswith("_") for v in listed["data"] for k in v)
     assert listed["data"][0]["compute_label"] == "db-primary"
-    empty = await client.call("compute.volumes.list", on(sim, "café-web"))
+    empty = await client.call("compute.volumes.list", on(sim, "café-web"), model=dict)
     assert empty["data"] == []
     grant_restricted(sim.store, "compute", target, "db-primary", "read_only")
     restricted = client_for("restricted")
-    seen = await restricted.call("compute.volumes.list", {"computeId": target})
+    seen = await restricted.call("compute.volumes.list", {"computeId": target}, model=dict)
     granted = {g["id"] for g in rec(sim, "users", "ops-restricted")["grants"]["volume"]}
     assert {v["id"] for v in seen["data"]} == set(expected) & granted
 
@@ -1335,23 +1407,25 @@ async def test_instance_volumes_are_the_attached_ones(
 
 async def test_kernels(client_for: Callable[..., ApiClient]) -> None:
     anonymous = client_for("anonymous")
-    kernels = (await anonymous.call("compute.kernels.list"))["data"]
+    kernels = (await anonymous.call("compute.kernels.list", model=dict))["data"]
     ids = [k["id"] for k in kernels]
     assert {"compute/latest-64bit", "compute/latest-32bit", "compute/6.8.9-x86_64"} <= set(ids)
     assert all("/" in i for i in ids)
     assert {k["architecture"] for k in kernels} == {"x86_64", "i386"}
     assert any(k["deprecated"] for k in kernels) and not all(k["deprecated"] for k in kernels)
-    one = await anonymous.call("compute.kernels.view", {"kernelId": "compute/latest-32bit"})
+    one = await anonymous.call(
+        "compute.kernels.view", {"kernelId": "compute/latest-32bit"}, model=dict
+    )
     assert one["architecture"] == "i386"
     await _refused(anonymous, "compute.kernels.view", {"kernelId": "compute/none"}, status=404)
 
 
 async def test_regions_and_types_need_no_token(client_for: Callable[..., ApiClient]) -> None:
     anonymous = client_for("anonymous")
-    regions = (await anonymous.call("compute.regions.list"))["data"]
+    regions = (await anonymous.call("compute.regions.list", model=dict))["data"]
     assert [r["id"] for r in regions] == list(CONTRACT_REGIONS)
     assert all(set(r) == {"id", "label", "country", "status", "capabilities"} for r in regions)
-    types = {t["id"]: t for t in (await anonymous.call("compute.types.list"))["data"]}
+    types = {t["id"]: t for t in (await anonymous.call("compute.types.list", model=dict))["data"]}
     assert {"std-1", "std-2", "std-4", "std-8", "ded-4", "ded-8", "hi-mem-24"} <= set(types)
     assert (types["std-2"]["memory"], types["std-2"]["disk"]) == (4096, 81920)
     for t in types.values():
@@ -1407,10 +1481,10 @@ async def test_scaled_simulator_lists_every_instance() -> None:
     sim = Simulator(clock=VirtualClock(), scale=1000)
     client = sim.client()
     try:
-        first = await client.call("compute.instances.list", query={"page_size": 500})
+        first = await client.call("compute.instances.list", query={"page_size": 500}, model=dict)
         assert first["results"] == 1012 and first["pages"] == 3 and len(first["data"]) == 500
         assert all(not k.startswith("_") for item in first["data"] for k in item)
-        made = await client.call("compute.instances.create", body=create_body())
+        made = await client.call("compute.instances.create", body=create_body(), model=dict)
         assert made["id"] not in {r["id"] for r in first["data"]}
         assert made["ipv4"][0] not in {r["ipv4"][0] for r in first["data"]}
     finally:

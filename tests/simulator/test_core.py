@@ -84,7 +84,7 @@ async def test_no_token_needed_where_no_scope_is_listed(client_for) -> None:  # 
 async def test_token_without_the_area_scope_gets_403(client_for) -> None:  # type: ignore[no-untyped-def]
     readonly = client_for("readonly")
     with pytest.raises(Forbidden) as info:
-        await readonly.call("k8s.clusters.list")
+        await readonly.call("k8s.clusters.list", model=dict)
     assert "k8s:read_only" in str(info.value)
 
 
@@ -111,24 +111,24 @@ async def test_fail_next_n_calls(sim: Simulator, client: ApiClient) -> None:
     no_retry = sim.client(retry=RetryPolicy(max_attempts=1, sleep=_no_sleep))
     for _ in range(2):
         with pytest.raises(ServerError):
-            await no_retry.call("k8s.versions.list")
-    await no_retry.call("k8s.versions.list")
+            await no_retry.call("k8s.versions.list", model=dict)
+    await no_retry.call("k8s.versions.list", model=dict)
     await no_retry.aclose()
 
 
 async def test_client_retries_through_injected_503(sim: Simulator, client: ApiClient) -> None:
     sim.faults.fail_next("k8s.versions.list", 2, 503)
-    await client.call("k8s.versions.list")
+    await client.call("k8s.versions.list", model=dict)
     assert sim.request_log.count("k8s.versions.list") == 1  # failures answered before handling
 
 
 async def test_rate_limit_answers_429_with_retry_after(sim: Simulator) -> None:
     sim.faults.rate_limit = 2
     client = sim.client(retry=RetryPolicy(max_attempts=1, sleep=_no_sleep))
-    await client.call("k8s.versions.list")
-    await client.call("k8s.versions.list")
+    await client.call("k8s.versions.list", model=dict)
+    await client.call("k8s.versions.list", model=dict)
     with pytest.raises(RateLimited) as info:
-        await client.call("k8s.versions.list")
+        await client.call("k8s.versions.list", model=dict)
     assert info.value.retry_after and info.value.retry_after >= 1
     await client.aclose()
 
@@ -137,7 +137,7 @@ async def test_dropped_connection_is_a_transport_failure(sim: Simulator) -> None
     sim.faults.fail_next("k8s.versions.list", 1, 0)
     client = sim.client(retry=RetryPolicy(max_attempts=1, sleep=_no_sleep))
     with pytest.raises(ConnectionDropped):
-        await client.call("k8s.versions.list")
+        await client.call("k8s.versions.list", model=dict)
     await client.aclose()
 
 
@@ -225,12 +225,12 @@ def test_seed_is_deterministic() -> None:
 
 async def test_grants_and_errors_have_field_names(sim: Simulator, client: ApiClient) -> None:
     with pytest.raises(Invalid) as info:
-        await client.call("k8s.clusters.create", body={})
+        await client.call("k8s.clusters.create", body={}, model=dict)
     assert {"label", "region", "k8s_version", "node_pools"} <= set(info.value.field_errors())
     with pytest.raises(NotFound):
-        await client.call("k8s.clusters.view", {"clusterId": 999999})
+        await client.call("k8s.clusters.view", {"clusterId": 999999}, model=dict)
     with pytest.raises(NotFound):
-        await client.call("k8s.clusters.view", {"clusterId": "abc"})
+        await client.call("k8s.clusters.view", {"clusterId": "abc"}, model=dict)
 
 
 async def test_unauthorized_is_typed(sim: Simulator) -> None:
@@ -242,9 +242,9 @@ async def test_unauthorized_is_typed(sim: Simulator) -> None:
         retry=RetryPolicy(max_attempts=1, sleep=_no_sleep),
     )
     with pytest.raises(Unauthorized):
-        await client.call("k8s.versions.list")
+        await client.call("k8s.versions.list", model=dict)
     with pytest.raises(ApiError):
-        await client.call("k8s.versions.list")
+        await client.call("k8s.versions.list", model=dict)
     await client.aclose()
 
 

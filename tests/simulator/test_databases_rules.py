@@ -13,7 +13,6 @@ from pydantic import ValidationError
 from tests.simulator.rules import refused as _refused
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services.databases import DatabasesService
 from tui.models.databases import (
     DatabaseCreate,
     DatabaseCredentials,
@@ -81,7 +80,7 @@ async def test_engines_need_no_token_but_instances_do(
     client_for: Callable[..., ApiClient],
 ) -> None:
     anon = client_for("anonymous")
-    assert (await anon.call("databases.engines.list"))["results"] == 4
+    assert (await anon.call("databases.engines.list", model=dict))["results"] == 4
     await _refused(anon, "databases.instances.list", status=401)
 
 
@@ -99,7 +98,7 @@ async def test_unknown_engine_is_not_found(client: ApiClient) -> None:
 async def test_page_size_bounds(client: ApiClient) -> None:
     for size in (10, 101):
         with pytest.raises(ApiError) as info:
-            await client.call("databases.instances.list", query={"page_size": size})
+            await client.call("databases.instances.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
 
 
@@ -166,17 +165,18 @@ async def test_create_replication_must_match_cluster_size(
 
 
 async def test_create_defaults(client: ApiClient) -> None:
-    single = await client.call("databases.mysql.create", body=GOOD)
+    single = await client.call("databases.mysql.create", body=GOOD, model=dict)
     assert single["replication_type"] == "none" and single["cluster_size"] == 1
     assert single["allow_list"] == [] and single["ssl_connection"] is True
     assert single["encrypted"] is False
     ha = await client.call(
-        "databases.mysql.create", body={**GOOD, "label": "ha-db", "cluster_size": 3}
+        "databases.mysql.create", body={**GOOD, "label": "ha-db", "cluster_size": 3}, model=dict
     )
     assert ha["replication_type"] == "semi_synch"
     asynch = await client.call(
         "databases.mysql.create",
         body={**GOOD, "label": "ha-db-2", "cluster_size": 3, "replication_type": "asynch"},
+        model=dict,
     )
     assert asynch["replication_type"] == "asynch"
 
@@ -208,19 +208,21 @@ async def test_restricted_user_with_add_databases_can_create(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     sim.store.get("users", "ops-restricted")["grants"]["global"]["add_databases"] = True  # type: ignore[index]
-    created = await client_for("restricted").call("databases.mysql.create", body=GOOD)
+    created = await client_for("restricted").call("databases.mysql.create", body=GOOD, model=dict)
     assert created["status"] == "provisioning"
 
 
 async def test_provisioning_becomes_active_on_the_clock(
     client: ApiClient, clock: VirtualClock
 ) -> None:
-    db = await client.call("databases.mysql.create", body=GOOD)
+    db = await client.call("databases.mysql.create", body=GOOD, model=dict)
     params = {"instanceId": db["id"]}
     clock.advance(19)
-    assert (await client.call("databases.mysql.view", params))["status"] == "provisioning"
+    assert (await client.call("databases.mysql.view", params, model=dict))[
+        "status"
+    ] == "provisioning"
     clock.advance(1)
-    assert (await client.call("databases.mysql.view", params))["status"] == "active"
+    assert (await client.call("databases.mysql.view", params, model=dict))["status"] == "active"
 
 
 # -- update ---------------------------------------------------------------------------------
@@ -240,8 +242,12 @@ async def test_update_needs_active(client: ApiClient, sim: Simulator, provisioni
 
 async def test_update_allow_list_overwrites(client: ApiClient, mysql_id: int) -> None:
     params = {"instanceId": mysql_id}
-    await client.call("databases.mysql.update", params, body={"allow_list": ["192.0.2.1"]})
-    db = await client.call("databases.mysql.update", params, body={"allow_list": ["192.0.2.2"]})
+    await client.call(
+        "databases.mysql.update", params, body={"allow_list": ["192.0.2.1"]}, model=dict
+    )
+    db = await client.call(
+        "databases.mysql.update", params, body={"allow_list": ["192.0.2.2"]}, model=dict
+    )
     assert db["allow_list"] == ["192.0.2.2"]
 
 
@@ -307,6 +313,7 @@ async def test_update_window_weekly_default(client: ApiClient, mysql_id: int) ->
         "databases.mysql.update",
         {"instanceId": mysql_id},
         body={"updates": {"day_of_week": 7, "duration": 3, "hour_of_day": 23}},
+        model=dict,
     )
     assert db["updates"] == {
         "day_of_week": 7,
@@ -340,7 +347,7 @@ async def test_delete_needs_active_failed_or_degraded(
     _set_status(sim, mongo_id, status)
     params = {"instanceId": mongo_id}
     if allowed:
-        await client.call("databases.mongodb.delete", params)
+        await client.call("databases.mongodb.delete", params, model=dict)
         assert sim.store.get("databases.instances", mongo_id) is None
     else:
         await _refused(client, "databases.mongodb.delete", params, status=409)
@@ -387,7 +394,7 @@ async def test_auto_backups_daily_at_midnight_at_most_seven(
     params = {"instanceId": mysql_id}
 
     async def autos() -> list[dict[str, Any]]:
-        page = await client.call("databases.mysql.backups.list", params)
+        page = await client.call("databases.mysql.backups.list", params, model=dict)
         return [b for b in page["data"] if b["type"] == "auto"]
 
     first = await autos()
@@ -409,23 +416,25 @@ async def test_deleted_auto_backup_stays_deleted(
     client: ApiClient, clock: VirtualClock, mysql_id: int
 ) -> None:
     params = {"instanceId": mysql_id}
-    page = await client.call("databases.mysql.backups.list", params)
+    page = await client.call("databases.mysql.backups.list", params, model=dict)
     victim = next(b for b in page["data"] if b["type"] == "auto")
-    await client.call("databases.mysql.backups.delete", {**params, "backupId": victim["id"]})
+    await client.call(
+        "databases.mysql.backups.delete", {**params, "backupId": victim["id"]}, model=dict
+    )
     clock.advance(3600)
-    page = await client.call("databases.mysql.backups.list", params)
+    page = await client.call("databases.mysql.backups.list", params, model=dict)
     assert victim["created"] not in [b["created"] for b in page["data"] if b["type"] == "auto"]
 
 
 async def test_new_database_gets_first_auto_backup_at_next_midnight(
     client: ApiClient, clock: VirtualClock
 ) -> None:
-    db = await client.call("databases.mysql.create", body=GOOD)
+    db = await client.call("databases.mysql.create", body=GOOD, model=dict)
     params = {"instanceId": db["id"]}
     clock.advance(60)
-    assert (await client.call("databases.mysql.backups.list", params))["results"] == 0
+    assert (await client.call("databases.mysql.backups.list", params, model=dict))["results"] == 0
     clock.advance(DAY)
-    page = await client.call("databases.mysql.backups.list", params)
+    page = await client.call("databases.mysql.backups.list", params, model=dict)
     assert page["results"] == 1 and page["data"][0]["created"].endswith("T00:00:00")
 
 
@@ -462,7 +471,7 @@ async def test_snapshot_needs_active(client: ApiClient, sim: Simulator, mysql_id
 async def test_snapshot_label_rules(
     client: ApiClient, sim: Simulator, mysql_id: int, label: str
 ) -> None:
-    await client.call("databases.mysql.backups.list", {"instanceId": mysql_id})
+    await client.call("databases.mysql.backups.list", {"instanceId": mysql_id}, model=dict)
     before = _state(sim)
     err = await _refused(
         client, "databases.mysql.backups.create", {"instanceId": mysql_id}, {"label": label}
@@ -478,7 +487,9 @@ async def test_snapshot_label_required_and_valid_labels_accepted(
     err = await _refused(client, "databases.mysql.backups.create", params, {})
     assert "label" in err.field_errors()
     for label in ("abc", "v1.2_pre-release", "X" * 64):
-        await client.call("databases.mysql.backups.create", params, body={"label": label})
+        await client.call(
+            "databases.mysql.backups.create", params, body={"label": label}, model=dict
+        )
 
 
 async def test_snapshot_secondary_target_needs_three_nodes(
@@ -504,11 +515,12 @@ async def test_snapshot_secondary_target_needs_three_nodes(
         "databases.mysql.backups.create",
         {"instanceId": mysql_id},
         body={"label": "replica", "target": "secondary"},
+        model=dict,
     )
 
 
 async def test_restore_needs_active(client: ApiClient, sim: Simulator, mysql_id: int) -> None:
-    page = await client.call("databases.mysql.backups.list", {"instanceId": mysql_id})
+    page = await client.call("databases.mysql.backups.list", {"instanceId": mysql_id}, model=dict)
     _set_status(sim, mysql_id, "failed")
     await _refused(
         client,
@@ -523,27 +535,35 @@ async def test_restore_after_credentials_reset_fails_the_cluster(
     client: ApiClient, clock: VirtualClock, mongo_id: int
 ) -> None:
     params = {"instanceId": mongo_id}
-    old = (await client.call("databases.mongodb.backups.list", params))["data"][0]
-    await client.call("databases.mongodb.credentials.reset", params)
+    old = (await client.call("databases.mongodb.backups.list", params, model=dict))["data"][0]
+    await client.call("databases.mongodb.credentials.reset", params, model=dict)
     clock.advance(3)
-    await client.call("databases.mongodb.backups.restore", {**params, "backupId": old["id"]})
-    assert (await client.call("databases.mongodb.view", params))["status"] == "restoring"
+    await client.call(
+        "databases.mongodb.backups.restore", {**params, "backupId": old["id"]}, model=dict
+    )
+    assert (await client.call("databases.mongodb.view", params, model=dict))[
+        "status"
+    ] == "restoring"
     clock.advance(6)
-    assert (await client.call("databases.mongodb.view", params))["status"] == "failed"
+    assert (await client.call("databases.mongodb.view", params, model=dict))["status"] == "failed"
 
 
 async def test_restore_of_backup_taken_after_reset_succeeds(
     client: ApiClient, clock: VirtualClock, mongo_id: int
 ) -> None:
     params = {"instanceId": mongo_id}
-    await client.call("databases.mongodb.credentials.reset", params)
+    await client.call("databases.mongodb.credentials.reset", params, model=dict)
     clock.advance(3)
-    await client.call("databases.mongodb.backups.create", params, body={"label": "after-reset"})
-    page = await client.call("databases.mongodb.backups.list", params)
+    await client.call(
+        "databases.mongodb.backups.create", params, body={"label": "after-reset"}, model=dict
+    )
+    page = await client.call("databases.mongodb.backups.list", params, model=dict)
     fresh = next(b for b in page["data"] if b["label"] == "after-reset")
-    await client.call("databases.mongodb.backups.restore", {**params, "backupId": fresh["id"]})
+    await client.call(
+        "databases.mongodb.backups.restore", {**params, "backupId": fresh["id"]}, model=dict
+    )
     clock.advance(6)
-    assert (await client.call("databases.mongodb.view", params))["status"] == "active"
+    assert (await client.call("databases.mongodb.view", params, model=dict))["status"] == "active"
 
 
 # -- credentials, patch, certificate --------------------------------------------------------
@@ -555,7 +575,9 @@ async def test_credentials_need_active(
     await _refused(
         client, "databases.mysql.credentials.view", {"instanceId": provisioning_id}, status=409
     )
-    creds = await client.call("databases.mysql.credentials.view", {"instanceId": mysql_id})
+    creds = await client.call(
+        "databases.mysql.credentials.view", {"instanceId": mysql_id}, model=dict
+    )
     assert creds["username"] == "root" and len(creds["password"]) >= 16
 
 
@@ -575,28 +597,32 @@ async def test_credentials_reset_changes_password_after_a_delay(
     client: ApiClient, clock: VirtualClock, mongo_id: int
 ) -> None:
     params = {"instanceId": mongo_id}
-    old = (await client.call("databases.mongodb.credentials.view", params))["password"]
-    await client.call("databases.mongodb.credentials.reset", params)
+    old = (await client.call("databases.mongodb.credentials.view", params, model=dict))["password"]
+    await client.call("databases.mongodb.credentials.reset", params, model=dict)
     clock.advance(2)
-    assert (await client.call("databases.mongodb.credentials.view", params))["password"] == old
+    assert (await client.call("databases.mongodb.credentials.view", params, model=dict))[
+        "password"
+    ] == old
     clock.advance(1)
-    assert (await client.call("databases.mongodb.credentials.view", params))["password"] != old
+    assert (await client.call("databases.mongodb.credentials.view", params, model=dict))[
+        "password"
+    ] != old
 
 
 async def test_patch_needs_active_and_returns_to_active(
     client: ApiClient, clock: VirtualClock, mongo_id: int
 ) -> None:
     params = {"instanceId": mongo_id}
-    await client.call("databases.mongodb.patch", params)
+    await client.call("databases.mongodb.patch", params, model=dict)
     # While patching the database is not active: a second patch and the certificate are refused.
     await _refused(client, "databases.mongodb.patch", params, status=409)
     await _refused(client, "databases.mongodb.ssl", params, status=409)
     clock.advance(5)
-    assert (await client.call("databases.mongodb.view", params))["status"] == "active"
+    assert (await client.call("databases.mongodb.view", params, model=dict))["status"] == "active"
 
 
 async def test_ssl_certificate_is_pem(client: ApiClient, mongo_id: int) -> None:
-    ssl = await client.call("databases.mongodb.ssl", {"instanceId": mongo_id})
+    ssl = await client.call("databases.mongodb.ssl", {"instanceId": mongo_id}, model=dict)
     assert ssl["ca_certificate"].startswith("-----BEGIN CERTIFICATE-----\n")
     assert ssl["ca_certificate"].rstrip().endswith("-----END CERTIFICATE-----")
 
@@ -604,9 +630,11 @@ async def test_ssl_certificate_is_pem(client: ApiClient, mongo_id: int) -> None:
 async def test_restricted_user_reads_databases(
     client_for: Callable[..., ApiClient], mysql_id: int
 ) -> None:
-    svc = DatabasesService(client_for("restricted"))
-    assert (await svc.get("mysql", mysql_id)).label == "orders-[prod]"
-    assert (await svc.list_all()).results >= 3
+    restricted = client_for("restricted")
+    assert (
+        await restricted.call("databases.mysql.view", {"instanceId": mysql_id})
+    ).label == "orders-[prod]"
+    assert (await restricted.fetch_page("databases.instances.list")).results >= 3
 
 
 # -- client-side request models -------------------------------------------------------------

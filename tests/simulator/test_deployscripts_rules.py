@@ -68,7 +68,7 @@ _bad = refusal_check(_state)
 async def test_list_without_token_shows_only_public(
     client_for: Callable[..., ApiClient], sim: Simulator, foreign_private: int
 ) -> None:
-    data = (await client_for("anonymous").call("deployscripts.list"))["data"]
+    data = (await client_for("anonymous").call("deployscripts.list", model=dict))["data"]
     assert data and all(s["is_public"] for s in data)
     assert {s["label"] for s in data} == {"LAMP stack", "Docker host"}
 
@@ -76,7 +76,7 @@ async def test_list_without_token_shows_only_public(
 async def test_list_with_token_adds_own_private_only(
     client: ApiClient, sim: Simulator, foreign_private: int
 ) -> None:
-    data = (await client.call("deployscripts.list"))["data"]
+    data = (await client.call("deployscripts.list", model=dict))["data"]
     labels = {s["label"] for s in data}
     assert {"LAMP stack", "Docker host", "nightly backup agent", "café terminal setup"} <= labels
     assert "their secret" not in labels
@@ -88,7 +88,7 @@ async def test_under_scoped_token_lists_public_and_cannot_view(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     readonly = client_for("readonly")  # no deployscripts scope
-    data = (await readonly.call("deployscripts.list"))["data"]
+    data = (await readonly.call("deployscripts.list", model=dict))["data"]
     assert all(s["is_public"] for s in data)
     await _refused(
         readonly, "deployscripts.view", {"deployscriptId": sid(sim, "Docker host")}, status=403
@@ -103,7 +103,7 @@ async def test_under_scoped_token_lists_public_and_cannot_view(
 
 async def test_view_path_param_is_a_string(client: ApiClient, sim: Simulator) -> None:
     target = sid(sim, "LAMP stack")
-    view = await client.call("deployscripts.view", {"deployscriptId": str(target)})
+    view = await client.call("deployscripts.view", {"deployscriptId": str(target)}, model=dict)
     assert view["id"] == target and view["script"].startswith("#!")
     await _refused(client, "deployscripts.view", {"deployscriptId": "lamp"}, status=404)
     await _refused(client, "deployscripts.view", {"deployscriptId": "999999"}, status=404)
@@ -112,7 +112,7 @@ async def test_view_path_param_is_a_string(client: ApiClient, sim: Simulator) ->
 async def test_page_size_bounds(client: ApiClient) -> None:
     for size in (24, 101):
         with pytest.raises(ApiError) as info:
-            await client.call("deployscripts.list", query={"page_size": size})
+            await client.call("deployscripts.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
 
 
@@ -140,7 +140,9 @@ async def test_create_images_rules(client: ApiClient, sim: Simulator, images: An
 
 async def test_create_images_accept_any_all_and_private(client: ApiClient, sim: Simulator) -> None:
     private = next(i["id"] for i in sim.store.rows("images.images") if not i["is_public"])
-    out = await client.call("deployscripts.create", body={**GOOD, "images": ["any/all", private]})
+    out = await client.call(
+        "deployscripts.create", body={**GOOD, "images": ["any/all", private]}, model=dict
+    )
     assert out["images"] == ["any/all", private]
 
 
@@ -180,12 +182,12 @@ async def test_create_refuses_unknown_fields_and_bad_types(
 
 
 async def test_create_defaults_private_and_owned(client: ApiClient, sim: Simulator) -> None:
-    out = await client.call("deployscripts.create", body=GOOD)
+    out = await client.call("deployscripts.create", body=GOOD, model=dict)
     assert out["is_public"] is False and out["username"] == "demo"
     assert out["deployments_total"] == 0 and out["deployments_active"] == 0
     assert out["description"] == "" and out["rev_note"] == ""
     assert out["created"] and out["updated"]
-    listed_ids = {s["id"] for s in (await client.call("deployscripts.list"))["data"]}
+    listed_ids = {s["id"] for s in (await client.call("deployscripts.list", model=dict))["data"]}
     assert out["id"] in listed_ids
 
 
@@ -196,7 +198,7 @@ async def test_user_defined_fields_parsed_from_udf_tags(client: ApiClient, sim: 
         "# <UDF name='role' label='Role' oneOf='web,db' example='web'/>\n"
         '# <udf name="token" label="API &amp; token"/>\n'
     )
-    out = await client.call("deployscripts.create", body={**GOOD, "script": script})
+    out = await client.call("deployscripts.create", body={**GOOD, "script": script}, model=dict)
     assert out["user_defined_fields"] == [
         {"name": "hostname", "label": "Host name", "default": "web-1"},
         {"name": "role", "label": "Role", "oneof": "web,db", "example": "web"},
@@ -206,6 +208,7 @@ async def test_user_defined_fields_parsed_from_udf_tags(client: ApiClient, sim: 
         "deployscripts.update",
         {"deployscriptId": out["id"]},
         body={"script": '#!/bin/sh\n# <UDF name="only" label="Only" />\n'},
+        model=dict,
     )
     assert updated["user_defined_fields"] == [{"name": "only", "label": "Only"}]
 
@@ -219,6 +222,7 @@ async def test_update_fields(client: ApiClient, sim: Simulator) -> None:
         "deployscripts.update",
         {"deployscriptId": str(target)},
         body={"label": "nightly backup v2", "rev_note": "v2", "description": None},
+        model=dict,
     )
     assert (out["label"], out["rev_note"], out["description"]) == ("nightly backup v2", "v2", "")
     await _bad(
@@ -235,7 +239,7 @@ async def test_update_fields(client: ApiClient, sim: Simulator) -> None:
 async def test_public_can_never_become_private(client: ApiClient, sim: Simulator) -> None:
     target = sid(sim, "nightly backup agent")
     out = await client.call(
-        "deployscripts.update", {"deployscriptId": target}, body={"is_public": True}
+        "deployscripts.update", {"deployscriptId": target}, body={"is_public": True}, model=dict
     )
     assert out["is_public"] is True
     await _bad(
@@ -248,7 +252,7 @@ async def test_public_can_never_become_private(client: ApiClient, sim: Simulator
     )
     # Saying public again is fine.
     again = await client.call(
-        "deployscripts.update", {"deployscriptId": target}, body={"is_public": True}
+        "deployscripts.update", {"deployscriptId": target}, body={"is_public": True}, model=dict
     )
     assert again["is_public"] is True
 
@@ -277,7 +281,7 @@ async def test_others_public_scripts_are_read_only(client: ApiClient, sim: Simul
 
 async def test_delete_private_script(client: ApiClient, sim: Simulator) -> None:
     target = sid(sim, "web-[prod] hardening")
-    assert await client.call("deployscripts.delete", {"deployscriptId": target}) == {}
+    assert await client.call("deployscripts.delete", {"deployscriptId": target}, model=dict) == {}
     await _refused(client, "deployscripts.view", {"deployscriptId": target}, status=404)
     grants = _rec(sim, "users", "ops-restricted")["grants"]["deployscript"]
     assert all(g["id"] != target for g in grants)
@@ -290,7 +294,7 @@ async def test_restricted_sees_public_and_granted(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     restricted = client_for("restricted")
-    labels = {s["label"] for s in (await restricted.call("deployscripts.list"))["data"]}
+    labels = {s["label"] for s in (await restricted.call("deployscripts.list", model=dict))["data"]}
     assert labels == {"LAMP stack", "Docker host", "web-[prod] hardening"}
     await _refused(
         restricted,
@@ -304,9 +308,9 @@ async def test_restricted_creates_with_add_deployscripts(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     restricted = client_for("restricted")
-    out = await restricted.call("deployscripts.create", body=GOOD)
+    out = await restricted.call("deployscripts.create", body=GOOD, model=dict)
     assert out["username"] == "ops-restricted"
-    assert (await restricted.call("deployscripts.view", {"deployscriptId": out["id"]}))[
+    assert (await restricted.call("deployscripts.view", {"deployscriptId": out["id"]}, model=dict))[
         "id"
     ] == out["id"]
     _rec(sim, "users", "ops-restricted")["grants"]["global"]["add_deployscripts"] = False
@@ -321,7 +325,7 @@ async def test_restricted_update_needs_read_write_grant(
     restricted = client_for("restricted")
     target = sid(sim, "web-[prod] hardening")
     out = await restricted.call(
-        "deployscripts.update", {"deployscriptId": target}, body={"rev_note": "by ops"}
+        "deployscripts.update", {"deployscriptId": target}, body={"rev_note": "by ops"}, model=dict
     )
     assert out["rev_note"] == "by ops"
     grants = _rec(sim, "users", "ops-restricted")["grants"]["deployscript"]

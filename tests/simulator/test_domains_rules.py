@@ -66,13 +66,13 @@ _bad = refusal_check(_state)
 
 
 async def _new_zone(client: ApiClient, name: str = "rules.example", **extra: Any) -> int:
-    made = await client.call("domains.create", body={"domain": name, **MASTER, **extra})
+    made = await client.call("domains.create", body={"domain": name, **MASTER, **extra}, model=dict)
     return int(made["id"])
 
 
 async def _add(client: ApiClient, domain_id: int, **fields: Any) -> dict[str, Any]:
     out: dict[str, Any] = await client.call(
-        "domains.records.create", {"domainId": domain_id}, body=fields
+        "domains.records.create", {"domainId": domain_id}, body=fields, model=dict
     )
     return out
 
@@ -86,7 +86,7 @@ async def _bad_record(
 
 
 async def _zone(client: ApiClient, domain_id: int) -> list[str]:
-    out = await client.call("domains.zone_file", {"domainId": domain_id})
+    out = await client.call("domains.zone_file", {"domainId": domain_id}, model=dict)
     return list(out["zone_file"])
 
 
@@ -103,7 +103,9 @@ async def test_anonymous_and_unscoped_tokens_refused(
 ) -> None:
     await _refused(client_for("anonymous"), "domains.list", status=401)
     readonly = client_for("readonly")
-    assert (await readonly.call("domains.list"))["results"] == len(sim.store.rows(DOMAINS))
+    assert (await readonly.call("domains.list", model=dict))["results"] == len(
+        sim.store.rows(DOMAINS)
+    )
     before = _state(sim)
     await _refused(readonly, "domains.create", body={"domain": "ro.example", **MASTER}, status=403)
     assert _state(sim) == before
@@ -112,7 +114,7 @@ async def test_anonymous_and_unscoped_tokens_refused(
 async def test_page_size_bounds(client: ApiClient) -> None:
     for size in (24, 101):
         with pytest.raises(ApiError) as info:
-            await client.call("domains.list", query={"page_size": size})
+            await client.call("domains.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
 
 
@@ -145,11 +147,15 @@ async def test_domain_name_rules(client: ApiClient, sim: Simulator, name: Any) -
 
 async def test_domain_name_limits_accepted_and_normalised(client: ApiClient) -> None:
     longest_label = "a" * 63 + ".example"
-    made = await client.call("domains.create", body={"domain": longest_label, **MASTER})
+    made = await client.call("domains.create", body={"domain": longest_label, **MASTER}, model=dict)
     assert made["domain"] == longest_label
-    mixed = await client.call("domains.create", body={"domain": "MiXeD.Example.", **MASTER})
+    mixed = await client.call(
+        "domains.create", body={"domain": "MiXeD.Example.", **MASTER}, model=dict
+    )
     assert mixed["domain"] == "mixed.example"
-    puny = await client.call("domains.create", body={"domain": "xn--caf-dma.example", **MASTER})
+    puny = await client.call(
+        "domains.create", body={"domain": "xn--caf-dma.example", **MASTER}, model=dict
+    )
     assert puny["domain"] == "xn--caf-dma.example"
 
 
@@ -177,7 +183,7 @@ async def test_domain_unique_on_rename_clone_and_import(client: ApiClient, sim: 
         )
     # Keeping its own name is no clash.
     same = await client.call(
-        "domains.update", {"domainId": staging}, body={"domain": "staging.example.com"}
+        "domains.update", {"domainId": staging}, body={"domain": "staging.example.com"}, model=dict
     )
     assert same["domain"] == "staging.example.com"
 
@@ -230,7 +236,9 @@ async def test_slave_needs_master_ips(client: ApiClient, sim: Simulator) -> None
     main = did(sim, "example.com")
     await _bad(client, sim, "domains.update", {"domainId": main}, {"type": "slave"}, "master_ips")
     made = await client.call(
-        "domains.create", body={"domain": "s.example", "type": "slave", "master_ips": ["192.0.2.1"]}
+        "domains.create",
+        body={"domain": "s.example", "type": "slave", "master_ips": ["192.0.2.1"]},
+        model=dict,
     )
     assert made["soa_email"] is None
 
@@ -244,7 +252,7 @@ async def test_ip_lists_hold_ips_within_1000_chars(
     for value in (["not-an-ip"], too_long, "192.0.2.1", [1]):
         await _bad(client, sim, "domains.create", None, {**base, field: value}, field)
     exact = ["192.0.2.10"] * 100  # 10 characters each: exactly 1000
-    made = await client.call("domains.create", body={**base, field: exact})
+    made = await client.call("domains.create", body={**base, field: exact}, model=dict)
     assert len(made[field]) == 100
 
 
@@ -265,7 +273,9 @@ async def test_ip_lists_hold_ips_within_1000_chars(
 )
 async def test_zone_seconds_rounded_up(client: ApiClient, given: int, stored: int) -> None:
     fields = {f: given for f in ("expire_sec", "refresh_sec", "retry_sec", "ttl_sec")}
-    made = await client.call("domains.create", body={"domain": "sec.example", **MASTER, **fields})
+    made = await client.call(
+        "domains.create", body={"domain": "sec.example", **MASTER, **fields}, model=dict
+    )
     assert all(made[f] == stored for f in fields)
     assert round_zone_seconds(given) == stored
 
@@ -319,11 +329,11 @@ async def test_only_unrestricted_users_set_tags(
     )
     # Sending the current tags back unchanged is fine (forms send whole objects).
     same = await restricted.call(
-        "domains.update", {"domainId": staging["id"]}, body={"tags": staging["tags"]}
+        "domains.update", {"domainId": staging["id"]}, body={"tags": staging["tags"]}, model=dict
     )
     assert same["tags"] == staging["tags"]
     await _bad(client, sim, "domains.create", None, {**body, "tags": ["ab"]}, "tags")
-    made = await client.call("domains.create", body=body)
+    made = await client.call("domains.create", body=body, model=dict)
     assert made["tags"] == ["mine"]
 
 
@@ -332,7 +342,7 @@ async def test_only_unrestricted_users_set_tags(
 
 async def test_restricted_user_grants(client_for: Callable[..., ApiClient], sim: Simulator) -> None:
     restricted = client_for("restricted")
-    seen = {d["domain"] for d in (await restricted.call("domains.list"))["data"]}
+    seen = {d["domain"] for d in (await restricted.call("domains.list", model=dict))["data"]}
     assert seen == {"example.com", "staging.example.com"}
     hidden = did(sim, "partner-mirror.example")
     read_only = did(sim, "example.com")
@@ -364,22 +374,31 @@ async def test_restricted_user_grants(client_for: Callable[..., ApiClient], sim:
         await _refused(restricted, name, params, body, status=403)
     assert _state(sim) == before
     # Reading a read-only zone works.
-    assert (await restricted.call("domains.zone_file", {"domainId": read_only}))["zone_file"]
-    assert (await restricted.call("domains.records.list", {"domainId": read_only}))["results"]
+    assert (await restricted.call("domains.zone_file", {"domainId": read_only}, model=dict))[
+        "zone_file"
+    ]
+    assert (await restricted.call("domains.records.list", {"domainId": read_only}, model=dict))[
+        "results"
+    ]
 
 
 async def test_restricted_user_needs_add_domains(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     restricted = client_for("restricted")
-    made = await restricted.call("domains.create", body={"domain": "mine.example", **MASTER})
+    made = await restricted.call(
+        "domains.create", body={"domain": "mine.example", **MASTER}, model=dict
+    )
     user = sim.store.get("users", "ops-restricted")
     assert user is not None
     assert {"id": made["id"], "label": "mine.example", "permissions": "read_write"} in user[
         "grants"
     ]["domain"]
     copy_made = await restricted.call(
-        "domains.clone", {"domainId": did(sim, "example.com")}, body={"domain": "mine2.example"}
+        "domains.clone",
+        {"domainId": did(sim, "example.com")},
+        body={"domain": "mine2.example"},
+        model=dict,
     )
     assert copy_made["domain"] == "mine2.example"
     user["grants"]["global"]["add_domains"] = False
@@ -406,7 +425,7 @@ async def test_restricted_user_needs_add_domains(
 async def test_delete_removes_records_and_grants(client: ApiClient, sim: Simulator) -> None:
     staging = did(sim, "staging.example.com")
     assert records(sim, staging)
-    await client.call("domains.delete", {"domainId": staging})
+    await client.call("domains.delete", {"domainId": staging}, model=dict)
     assert sim.store.get(DOMAINS, staging) is None
     assert records(sim, staging) == []
     user = sim.store.get("users", "ops-restricted")
@@ -421,7 +440,10 @@ async def test_delete_removes_records_and_grants(client: ApiClient, sim: Simulat
 async def test_clone_copies_records_to_a_new_zone(client: ApiClient, sim: Simulator) -> None:
     source = dom(sim, "example.com")
     made = await client.call(
-        "domains.clone", {"domainId": str(source["id"])}, body={"domain": "clone.example"}
+        "domains.clone",
+        {"domainId": str(source["id"])},
+        body={"domain": "clone.example"},
+        model=dict,
     )
     assert made["soa_email"] == source["soa_email"] and made["ttl_sec"] == source["ttl_sec"]
     assert made["tags"] == []
@@ -449,10 +471,13 @@ async def test_import_from_a_nameserver_that_allows_axfr(client: ApiClient) -> N
     made = await client.call(
         "domains.import",
         body={"domain": "Imported.Example", "remote_nameserver": "NS1.allows-axfr.example."},
+        model=dict,
     )
     assert made["domain"] == "imported.example" and made["type"] == "master"
     assert made["soa_email"] == "hostmaster@imported.example"
-    listed = (await client.call("domains.records.list", {"domainId": made["id"]}))["data"]
+    listed = (await client.call("domains.records.list", {"domainId": made["id"]}, model=dict))[
+        "data"
+    ]
     assert {r["type"] for r in listed} == {"A", "AAAA", "MX", "TXT", "CNAME", "CAA"}
     mx = next(r for r in listed if r["type"] == "MX")
     assert mx["target"] == "mail.imported.example"
@@ -521,22 +546,30 @@ async def test_zone_file_follows_changes_with_growing_serial(
     assert any(line.endswith('"say \\"hi\\" \\226\\128\\147 ok"') for line in zone)
     serials.append(_serial(zone))
     await client.call(
-        "domains.records.update", {"domainId": zid, "recordId": made["id"]}, body={"name": "memo"}
+        "domains.records.update",
+        {"domainId": zid, "recordId": made["id"]},
+        body={"name": "memo"},
+        model=dict,
     )
     zone = await _zone(client, zid)
     assert any(line.startswith("memo ") for line in zone)
     serials.append(_serial(zone))
-    await client.call("domains.update", {"domainId": zid}, body={"ttl_sec": 300})
+    await client.call("domains.update", {"domainId": zid}, body={"ttl_sec": 300}, model=dict)
     zone = await _zone(client, zid)
     assert "$TTL 300" in zone
     serials.append(_serial(zone))
     # Updates that change nothing keep the serial.
-    await client.call("domains.update", {"domainId": zid}, body={"ttl_sec": 200})
+    await client.call("domains.update", {"domainId": zid}, body={"ttl_sec": 200}, model=dict)
     await client.call(
-        "domains.records.update", {"domainId": zid, "recordId": made["id"]}, body={"name": "memo"}
+        "domains.records.update",
+        {"domainId": zid, "recordId": made["id"]},
+        body={"name": "memo"},
+        model=dict,
     )
     assert _serial(await _zone(client, zid)) == serials[-1]
-    await client.call("domains.records.delete", {"domainId": zid, "recordId": made["id"]})
+    await client.call(
+        "domains.records.delete", {"domainId": zid, "recordId": made["id"]}, model=dict
+    )
     zone = await _zone(client, zid)
     assert not any(line.startswith("memo ") for line in zone)
     serials.append(_serial(zone))
@@ -547,7 +580,7 @@ async def test_disabled_zone_renders_only_a_comment(client: ApiClient, sim: Simu
     legacy = did(sim, "legacy-shop.example")
     zone = await _zone(client, legacy)
     assert zone and all(line.startswith(";") for line in zone)
-    await client.call("domains.update", {"domainId": legacy}, body={"status": "active"})
+    await client.call("domains.update", {"domainId": legacy}, body={"status": "active"}, model=dict)
     zone = await _zone(client, legacy)
     assert "$ORIGIN legacy-shop.example." in zone and any(" A " in line for line in zone)
 
@@ -763,6 +796,7 @@ async def test_cname_clash_on_update(client: ApiClient, sim: Simulator) -> None:
         "domains.records.update",
         {"domainId": main, "recordId": shop["id"]},
         body={"target": "new.storefront.example"},
+        model=dict,
     )
     assert same["name"] == "shop"
 
@@ -941,7 +975,7 @@ async def test_record_update_rules(client: ApiClient, sim: Simulator) -> None:
     await _bad(client, sim, "domains.records.update", params, {"priority": 3}, "priority")
     await _bad(client, sim, "domains.records.update", params, {"extra": 1}, "extra")
     same_type = await client.call(
-        "domains.records.update", params, body={"type": "A", "ttl_sec": 300}
+        "domains.records.update", params, body={"type": "A", "ttl_sec": 300}, model=dict
     )
     assert same_type["ttl_sec"] == 300 and same_type["target"] == a["target"]
 

@@ -98,7 +98,7 @@ async def _put(
 async def test_anonymous_lists_only_public_images(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
-    data = (await client_for("anonymous").call("images.list"))["data"]
+    data = (await client_for("anonymous").call("images.list", model=dict))["data"]
     assert {i["id"] for i in data} == PUBLIC_IDS
     for i in data:
         assert i["created_by"] == "compute" and i["vendor"] and i["size"] > 0
@@ -107,7 +107,7 @@ async def test_anonymous_lists_only_public_images(
 
 
 async def test_token_adds_private_images(client: ApiClient, sim: Simulator) -> None:
-    data = (await client.call("images.list"))["data"]
+    data = (await client.call("images.list", model=dict))["data"]
     private = [i for i in data if not i["is_public"]]
     assert len(private) >= 3 and all(i["id"].startswith("private/") for i in private)
     statuses = {i["status"] for i in private}
@@ -118,7 +118,7 @@ async def test_restricted_sees_public_and_granted_private(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     restricted = client_for("restricted")
-    data = (await restricted.call("images.list"))["data"]
+    data = (await restricted.call("images.list", model=dict))["data"]
     assert {i["id"] for i in data} == PUBLIC_IDS | {image(sim, "café-pos-base")["id"]}
     await _refused(
         restricted, "images.view", {"imageId": image(sim, "web-[prod]-golden")["id"]}, status=404
@@ -129,12 +129,12 @@ async def test_view_public_anonymously_private_needs_token(
     client_for: Callable[..., ApiClient], client: ApiClient, sim: Simulator
 ) -> None:
     anonymous = client_for("anonymous")
-    assert (await anonymous.call("images.view", {"imageId": "compute/arch"}))[
+    assert (await anonymous.call("images.view", {"imageId": "compute/arch"}, model=dict))[
         "label"
     ] == "Arch Linux"
     golden = image(sim, "web-[prod]-golden")["id"]
     await _refused(anonymous, "images.view", {"imageId": golden}, status=404)
-    assert (await client.call("images.view", {"imageId": golden}))["id"] == golden
+    assert (await client.call("images.view", {"imageId": golden}, model=dict))["id"] == golden
     await _refused(client, "images.view", {"imageId": "private/1"}, status=404)
     await _refused(client, "images.view", {"imageId": "nothing"}, status=404)
 
@@ -142,7 +142,7 @@ async def test_view_public_anonymously_private_needs_token(
 async def test_page_size_bounds(client: ApiClient) -> None:
     for size in (24, 101):
         with pytest.raises(ApiError) as info:
-            await client.call("images.list", query={"page_size": size})
+            await client.call("images.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
 
 
@@ -165,7 +165,7 @@ async def test_seeded_creating_image_becomes_available(
 ) -> None:
     creating = next(i for i in sim.store.rows("images.images") if i["status"] == "creating")
     clock.advance(120)
-    view = await client.call("images.view", {"imageId": creating["id"]})
+    view = await client.call("images.view", {"imageId": creating["id"]}, model=dict)
     assert view["status"] == "available"
 
 
@@ -175,15 +175,23 @@ async def test_seeded_creating_image_becomes_available(
 async def test_create_from_disk_creating_then_available(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    out = await client.call("images.create", body={"disk_id": 770500, "description": "golden"})
+    out = await client.call(
+        "images.create", body={"disk_id": 770500, "description": "golden"}, model=dict
+    )
     assert out["status"] == "creating" and out["label"] == "img-src-root"
     assert out["id"].startswith("private/") and out["is_public"] is False
     assert out["size"] == 25600 and out["created_by"] == "demo" and out["expiry"] is None
     clock.advance(CREATE_DELAY - 1)
-    assert (await client.call("images.view", {"imageId": out["id"]}))["status"] == "creating"
+    assert (await client.call("images.view", {"imageId": out["id"]}, model=dict))[
+        "status"
+    ] == "creating"
     clock.advance(1)
-    assert (await client.call("images.view", {"imageId": out["id"]}))["status"] == "available"
-    named = await client.call("images.create", body={"disk_id": 770500, "label": "named"})
+    assert (await client.call("images.view", {"imageId": out["id"]}, model=dict))[
+        "status"
+    ] == "available"
+    named = await client.call(
+        "images.create", body={"disk_id": 770500, "label": "named"}, model=dict
+    )
     assert named["label"] == "named"
 
 
@@ -207,7 +215,9 @@ async def test_create_validation(
 
 
 async def test_create_description_upper_bound_accepted(client: ApiClient) -> None:
-    out = await client.call("images.create", body={"disk_id": 770500, "description": "d" * 65000})
+    out = await client.call(
+        "images.create", body={"disk_id": 770500, "description": "d" * 65000}, model=dict
+    )
     assert len(out["description"]) == 65000
 
 
@@ -234,8 +244,10 @@ async def test_create_restricted_needs_add_images_and_readable_disk(
     _rec(sim, "users", "ops-restricted")["grants"]["global"]["add_images"] = True
     await _bad(restricted, sim, "images.create", None, {"disk_id": 770500}, "disk_id")
     grant_restricted(sim.store, "compute", 990500, "img-src", "read_only")
-    out = await restricted.call("images.create", body={"disk_id": 770500})
-    assert (await restricted.call("images.view", {"imageId": out["id"]}))["id"] == out["id"]
+    out = await restricted.call("images.create", body={"disk_id": 770500}, model=dict)
+    assert (await restricted.call("images.view", {"imageId": out["id"]}, model=dict))["id"] == out[
+        "id"
+    ]
 
 
 # -- upload ---------------------------------------------------------------------------------
@@ -261,26 +273,34 @@ async def test_upload_end_to_end_on_the_clock(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     started = await client.call(
-        "images.upload", body={"label": "my-upload", "region": "us-east", "description": "raw"}
+        "images.upload",
+        body={"label": "my-upload", "region": "us-east", "description": "raw"},
+        model=dict,
     )
     img = started["image"]
     assert img["status"] == "pending_upload" and img["id"].startswith("private/")
     assert started["upload_to"].startswith("http://sim.local/_sim/uploads/")
     response = await _put(sim, started["upload_to"], GZ)
     assert response.status_code == 200
-    view = await client.call("images.view", {"imageId": img["id"]})
+    view = await client.call("images.view", {"imageId": img["id"]}, model=dict)
     assert view["status"] == "pending_upload" and view["size"] == 4  # 3 MiB + 5 bytes -> 4 MB
     clock.advance(PROCESS_DELAY)
-    assert (await client.call("images.view", {"imageId": img["id"]}))["status"] == "available"
+    assert (await client.call("images.view", {"imageId": img["id"]}, model=dict))[
+        "status"
+    ] == "available"
     # The 24-hour window no longer applies once the data arrived.
     clock.advance(DAY)
-    assert (await client.call("images.view", {"imageId": img["id"]}))["status"] == "available"
+    assert (await client.call("images.view", {"imageId": img["id"]}, model=dict))[
+        "status"
+    ] == "available"
     again = await _put(sim, started["upload_to"], GZ)
     assert again.status_code == 409
 
 
 async def test_upload_refuses_non_gzip(client: ApiClient, sim: Simulator) -> None:
-    started = await client.call("images.upload", body={"label": "bad", "region": "us-east"})
+    started = await client.call(
+        "images.upload", body={"label": "bad", "region": "us-east"}, model=dict
+    )
     before = _state(sim)
     for data in (b"plain raw disk", b"", b"\x1f\x8b\x08garbage"):
         response = await _put(sim, started["upload_to"], data)
@@ -292,7 +312,9 @@ async def test_upload_refuses_non_gzip(client: ApiClient, sim: Simulator) -> Non
 
 
 async def test_upload_wrong_content_type_and_method(client: ApiClient, sim: Simulator) -> None:
-    started = await client.call("images.upload", body={"label": "ct", "region": "us-east"})
+    started = await client.call(
+        "images.upload", body={"label": "ct", "region": "us-east"}, model=dict
+    )
     before = _state(sim)
     assert (await _put(sim, started["upload_to"], GZ, "application/json")).status_code == 415
     async with httpx.AsyncClient(transport=sim.transport()) as raw:
@@ -302,7 +324,9 @@ async def test_upload_wrong_content_type_and_method(client: ApiClient, sim: Simu
 
 async def test_upload_size_cap(client: ApiClient, sim: Simulator) -> None:
     sim.upload_limit = 1024
-    started = await client.call("images.upload", body={"label": "huge", "region": "us-east"})
+    started = await client.call(
+        "images.upload", body={"label": "huge", "region": "us-east"}, model=dict
+    )
     before = _state(sim)
     big = gzip.compress(bytes(range(256)) * 64, mtime=0, compresslevel=0)
     assert len(big) > 1024
@@ -313,10 +337,14 @@ async def test_upload_size_cap(client: ApiClient, sim: Simulator) -> None:
 async def test_upload_not_completed_in_24_hours_is_cancelled(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    started = await client.call("images.upload", body={"label": "late", "region": "us-east"})
+    started = await client.call(
+        "images.upload", body={"label": "late", "region": "us-east"}, model=dict
+    )
     image_id = started["image"]["id"]
     clock.advance(DAY - 1)
-    assert (await client.call("images.view", {"imageId": image_id}))["status"] == "pending_upload"
+    assert (await client.call("images.view", {"imageId": image_id}, model=dict))[
+        "status"
+    ] == "pending_upload"
     clock.advance(1)
     await _refused(client, "images.view", {"imageId": image_id}, status=404)
     assert (await _put(sim, started["upload_to"], GZ)).status_code == 404
@@ -346,9 +374,13 @@ async def test_update_private_label_and_nullable_description(
     client: ApiClient, sim: Simulator
 ) -> None:
     golden = image(sim, "web-[prod]-golden")["id"]
-    out = await client.call("images.update", {"imageId": golden}, body={"label": "golden-2"})
+    out = await client.call(
+        "images.update", {"imageId": golden}, body={"label": "golden-2"}, model=dict
+    )
     assert out["label"] == "golden-2" and out["description"]
-    out = await client.call("images.update", {"imageId": golden}, body={"description": None})
+    out = await client.call(
+        "images.update", {"imageId": golden}, body={"description": None}, model=dict
+    )
     assert out["description"] is None and out["label"] == "golden-2"
     await _bad(client, sim, "images.update", {"imageId": golden}, {"label": ""}, "label")
     await _bad(client, sim, "images.update", {"imageId": golden}, {"label": None}, "label")
@@ -368,7 +400,7 @@ async def test_public_images_cannot_be_changed_or_deleted(
 
 async def test_delete_private_image(client: ApiClient, sim: Simulator) -> None:
     pos = image(sim, "café-pos-base")
-    assert await client.call("images.delete", {"imageId": pos["id"]}) == {}
+    assert await client.call("images.delete", {"imageId": pos["id"]}, model=dict) == {}
     await _refused(client, "images.view", {"imageId": pos["id"]}, status=404)
     grants = _rec(sim, "users", "ops-restricted")["grants"]["image"]
     assert all(g["id"] != pos["_num"] for g in grants)
@@ -379,7 +411,9 @@ async def test_restricted_update_and_delete_need_read_write(
 ) -> None:
     restricted = client_for("restricted")
     pos = image(sim, "café-pos-base")["id"]
-    out = await restricted.call("images.update", {"imageId": pos}, body={"label": "pos-2"})
+    out = await restricted.call(
+        "images.update", {"imageId": pos}, body={"label": "pos-2"}, model=dict
+    )
     assert out["label"] == "pos-2"
     for g in _rec(sim, "users", "ops-restricted")["grants"]["image"]:
         g["permissions"] = "read_only"

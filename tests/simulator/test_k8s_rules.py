@@ -81,8 +81,10 @@ async def test_restricted_user_reads_but_cannot_change(
     client_for: Callable[..., ApiClient], sim: Simulator, prod_id: int
 ) -> None:
     restricted = client_for("restricted")
-    assert (await restricted.call("k8s.clusters.list"))["results"] == 2
-    assert (await restricted.call("k8s.pools.list", {"clusterId": prod_id}))["results"] == 2
+    assert (await restricted.call("k8s.clusters.list", model=dict))["results"] == 2
+    assert (await restricted.call("k8s.pools.list", {"clusterId": prod_id}, model=dict))[
+        "results"
+    ] == 2
     before = _state(sim)
     await _refused(restricted, "k8s.clusters.create", body=GOOD, status=403)
     await _refused(restricted, "k8s.clusters.delete", {"clusterId": prod_id}, status=403)
@@ -94,7 +96,7 @@ async def test_restricted_user_reads_but_cannot_change(
 async def test_page_size_bounds(client: ApiClient) -> None:
     for size in (24, 101):
         with pytest.raises(ApiError) as info:
-            await client.call("k8s.clusters.list", query={"page_size": size})
+            await client.call("k8s.clusters.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
 
 
@@ -195,7 +197,7 @@ async def test_create_defaults_and_limits_accepted(client: ApiClient, sim: Simul
         "disks": [{"size": 512, "type": "raw"}] * 7,
     }
     cluster = await client.call(
-        "k8s.clusters.create", body={**GOOD, "label": "x" * 32, "node_pools": [pool]}
+        "k8s.clusters.create", body={**GOOD, "label": "x" * 32, "node_pools": [pool]}, model=dict
     )
     assert cluster["control_plane"] == {"high_availability": False}
     assert cluster["tags"] == []
@@ -210,21 +212,23 @@ async def test_create_defaults_and_limits_accepted(client: ApiClient, sim: Simul
 async def test_endpoints_and_kubeconfig_not_ready_then_ready(
     client: ApiClient, clock: VirtualClock
 ) -> None:
-    cluster = await client.call("k8s.clusters.create", body=GOOD)
+    cluster = await client.call("k8s.clusters.create", body=GOOD, model=dict)
     params = {"clusterId": cluster["id"]}
     for name in ("k8s.api_endpoints", "k8s.kubeconfig.view", "k8s.kubeconfig.delete"):
         err = await _refused(client, name, params)
         assert err.errors[0].reason.startswith("The cluster is not ready yet:")
-    assert (await client.call("k8s.clusters.view", params))["status"] == "not_ready"
+    assert (await client.call("k8s.clusters.view", params, model=dict))["status"] == "not_ready"
     clock.advance(19)
     await _refused(client, "k8s.api_endpoints", params)
     clock.advance(1)
-    assert (await client.call("k8s.clusters.view", params))["status"] == "ready"
-    endpoints = await client.call("k8s.api_endpoints", params)
+    assert (await client.call("k8s.clusters.view", params, model=dict))["status"] == "ready"
+    endpoints = await client.call("k8s.api_endpoints", params, model=dict)
     assert endpoints["data"][0]["endpoint"] == f"https://{cluster['id']}.us-east.k8s.example:443"
-    config = base64.b64decode((await client.call("k8s.kubeconfig.view", params))["kubeconfig"])
+    config = base64.b64decode(
+        (await client.call("k8s.kubeconfig.view", params, model=dict))["kubeconfig"]
+    )
     assert f"server: https://{cluster['id']}.us-east.k8s.example:443" in config.decode()
-    pools = (await client.call("k8s.pools.list", params))["data"]
+    pools = (await client.call("k8s.pools.list", params, model=dict))["data"]
     assert all(n["status"] == "ready" for p in pools for n in p["nodes"])
 
 
@@ -232,12 +236,14 @@ async def test_kubeconfig_delete_regenerates_token(client: ApiClient, prod_id: i
     params = {"clusterId": prod_id}
 
     async def token() -> str:
-        text = base64.b64decode((await client.call("k8s.kubeconfig.view", params))["kubeconfig"])
+        text = base64.b64decode(
+            (await client.call("k8s.kubeconfig.view", params, model=dict))["kubeconfig"]
+        )
         return next(line for line in text.decode().splitlines() if "token:" in line)
 
     old = await token()
     assert old == await token()
-    await client.call("k8s.kubeconfig.delete", params)
+    await client.call("k8s.kubeconfig.delete", params, model=dict)
     assert await token() != old
 
 
@@ -250,17 +256,21 @@ async def test_upgrade_to_next_minor_only(
     params = {"clusterId": staging_id}
     await _bad(client, sim, "k8s.clusters.update", params, {"k8s_version": "1.29"}, "k8s_version")
     await _bad(client, sim, "k8s.clusters.update", params, {"k8s_version": "1.32"}, "k8s_version")
-    updated = await client.call("k8s.clusters.update", params, body={"k8s_version": "1.31"})
+    updated = await client.call(
+        "k8s.clusters.update", params, body={"k8s_version": "1.31"}, model=dict
+    )
     assert updated["k8s_version"] == "1.31"
 
 
 async def test_upgrade_skipping_a_minor_refused(client: ApiClient, sim: Simulator) -> None:
-    cluster = await client.call("k8s.clusters.create", body={**GOOD, "k8s_version": "1.29"})
+    cluster = await client.call(
+        "k8s.clusters.create", body={**GOOD, "k8s_version": "1.29"}, model=dict
+    )
     params = {"clusterId": cluster["id"]}
     await _bad(client, sim, "k8s.clusters.update", params, {"k8s_version": "1.31"}, "k8s_version")
-    assert (await client.call("k8s.clusters.update", params, body={"k8s_version": "1.30"}))[
-        "k8s_version"
-    ] == "1.30"
+    assert (
+        await client.call("k8s.clusters.update", params, body={"k8s_version": "1.30"}, model=dict)
+    )["k8s_version"] == "1.30"
 
 
 async def test_high_availability_is_irreversible(
@@ -282,17 +292,23 @@ async def test_enabling_high_availability_replaces_nodes(
     before = {n["id"]: n["instance_id"] for p in _pools(sim, staging_id) for n in p["nodes"]}
     params = {"clusterId": staging_id}
     cluster = await client.call(
-        "k8s.clusters.update", params, body={"control_plane": {"high_availability": True}}
+        "k8s.clusters.update",
+        params,
+        body={"control_plane": {"high_availability": True}},
+        model=dict,
     )
     assert cluster["control_plane"] == {"high_availability": True}
     nodes = [n for p in _pools(sim, staging_id) for n in p["nodes"]]
     assert all(n["instance_id"] != before[n["id"]] and n["status"] == "not_ready" for n in nodes)
     clock.advance(8 * len(nodes))
-    await client.call("k8s.clusters.view", params)
+    await client.call("k8s.clusters.view", params, model=dict)
     assert all(n["status"] == "ready" for p in _pools(sim, staging_id) for n in p["nodes"])
     # Sending true again changes nothing.
     await client.call(
-        "k8s.clusters.update", params, body={"control_plane": {"high_availability": True}}
+        "k8s.clusters.update",
+        params,
+        body={"control_plane": {"high_availability": True}},
+        model=dict,
     )
     assert all(n["status"] == "ready" for p in _pools(sim, staging_id) for n in p["nodes"])
 
@@ -301,9 +317,11 @@ async def test_update_tags_replace_and_omitted_tags_are_removed(
     client: ApiClient, prod_id: int
 ) -> None:
     params = {"clusterId": prod_id}
-    updated = await client.call("k8s.clusters.update", params, body={"tags": ["shop"]})
+    updated = await client.call("k8s.clusters.update", params, body={"tags": ["shop"]}, model=dict)
     assert updated["tags"] == ["shop"]
-    relabelled = await client.call("k8s.clusters.update", params, body={"label": "shop-prod-2"})
+    relabelled = await client.call(
+        "k8s.clusters.update", params, body={"label": "shop-prod-2"}, model=dict
+    )
     assert relabelled["tags"] == ["shop"]
 
 
@@ -327,9 +345,9 @@ async def test_update_validation(
 async def test_delete_cluster_removes_pools_and_pending_work(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    cluster = await client.call("k8s.clusters.create", body=GOOD)
+    cluster = await client.call("k8s.clusters.create", body=GOOD, model=dict)
     params = {"clusterId": cluster["id"]}
-    await client.call("k8s.clusters.delete", params)
+    await client.call("k8s.clusters.delete", params, model=dict)
     assert not _pools(sim, cluster["id"])
     assert not [e for e in sim.store.events if e["name"].startswith("k8s.")]
     await _refused(client, "k8s.clusters.view", params, status=404)
@@ -357,15 +375,16 @@ async def test_pool_update_count_adds_and_removes_nodes(
 ) -> None:
     pool = _pools(sim, staging_id)[0]
     params = {"clusterId": staging_id, "poolId": pool["id"]}
-    grown = await client.call("k8s.pools.update", params, body={"count": 5})
+    grown = await client.call("k8s.pools.update", params, body={"count": 5}, model=dict)
     assert grown["count"] == 5 and len(grown["nodes"]) == 5
     assert [n["status"] for n in grown["nodes"]] == ["ready"] * 2 + ["not_ready"] * 3
     assert len({n["id"] for n in grown["nodes"]}) == 5
     clock.advance(8)
     assert all(
-        n["status"] == "ready" for n in (await client.call("k8s.pools.view", params))["nodes"]
+        n["status"] == "ready"
+        for n in (await client.call("k8s.pools.view", params, model=dict))["nodes"]
     )
-    shrunk = await client.call("k8s.pools.update", params, body={"count": 3})
+    shrunk = await client.call("k8s.pools.update", params, body={"count": 3}, model=dict)
     assert shrunk["count"] == 3 and [n["id"] for n in shrunk["nodes"]] == [
         n["id"] for n in grown["nodes"][:3]
     ]
@@ -396,7 +415,7 @@ async def test_pool_update_autoscaler_defaults_to_count(
     pool = _pools(sim, staging_id)[0]
     params = {"clusterId": staging_id, "poolId": pool["id"]}
     updated = await client.call(
-        "k8s.pools.update", params, body={"count": 4, "autoscaler": {"enabled": True}}
+        "k8s.pools.update", params, body={"count": 4, "autoscaler": {"enabled": True}}, model=dict
     )
     assert updated["autoscaler"] == {"enabled": True, "min": 4, "max": 4}
 
@@ -427,10 +446,16 @@ async def test_node_ids_are_strings_and_delete_shrinks_pool(
     pool = _pools(sim, staging_id)[0]
     first, second = pool["nodes"]
     assert isinstance(first["id"], str) and first["id"].startswith(f"{pool['id']}-")
-    node = await client.call("k8s.nodes.view", {"clusterId": staging_id, "nodeId": first["id"]})
+    node = await client.call(
+        "k8s.nodes.view", {"clusterId": staging_id, "nodeId": first["id"]}, model=dict
+    )
     assert node == {"id": first["id"], "instance_id": first["instance_id"], "status": "ready"}
-    await client.call("k8s.nodes.delete", {"clusterId": staging_id, "nodeId": first["id"]})
-    after = await client.call("k8s.pools.view", {"clusterId": staging_id, "poolId": pool["id"]})
+    await client.call(
+        "k8s.nodes.delete", {"clusterId": staging_id, "nodeId": first["id"]}, model=dict
+    )
+    after = await client.call(
+        "k8s.pools.view", {"clusterId": staging_id, "poolId": pool["id"]}, model=dict
+    )
     assert after["count"] == 1 and [n["id"] for n in after["nodes"]] == [second["id"]]
     # The last node of a pool stays: delete the pool (or cluster) instead.
     before = _state(sim)
@@ -446,16 +471,18 @@ async def test_node_recycle_new_instance_not_ready_then_ready(
     pool = _pools(sim, prod_id)[0]
     node, other = dict(pool["nodes"][0]), dict(pool["nodes"][1])  # copies: the store mutates
     params = {"clusterId": prod_id, "nodeId": node["id"]}
-    await client.call("k8s.nodes.recycle", params)
-    recycled = await client.call("k8s.nodes.view", params)
+    await client.call("k8s.nodes.recycle", params, model=dict)
+    recycled = await client.call("k8s.nodes.view", params, model=dict)
     assert recycled["id"] == node["id"] and recycled["instance_id"] != node["instance_id"]
     assert recycled["status"] == "not_ready"
-    untouched = await client.call("k8s.nodes.view", {"clusterId": prod_id, "nodeId": other["id"]})
+    untouched = await client.call(
+        "k8s.nodes.view", {"clusterId": prod_id, "nodeId": other["id"]}, model=dict
+    )
     assert untouched["instance_id"] == other["instance_id"] and untouched["status"] == "ready"
     clock.advance(7)
-    assert (await client.call("k8s.nodes.view", params))["status"] == "not_ready"
+    assert (await client.call("k8s.nodes.view", params, model=dict))["status"] == "not_ready"
     clock.advance(1)
-    assert (await client.call("k8s.nodes.view", params))["status"] == "ready"
+    assert (await client.call("k8s.nodes.view", params, model=dict))["status"] == "ready"
 
 
 async def test_recycled_node_deleted_before_ready_leaves_no_trace(
@@ -464,8 +491,8 @@ async def test_recycled_node_deleted_before_ready_leaves_no_trace(
     pool = _pools(sim, prod_id)[0]
     node = pool["nodes"][0]
     params = {"clusterId": prod_id, "nodeId": node["id"]}
-    await client.call("k8s.nodes.recycle", params)
-    await client.call("k8s.nodes.delete", params)
+    await client.call("k8s.nodes.recycle", params, model=dict)
+    await client.call("k8s.nodes.delete", params, model=dict)
     clock.advance(60)
     await _refused(client, "k8s.nodes.view", params, status=404)
 

@@ -140,11 +140,11 @@ async def test_anonymous_and_unscoped_tokens_refused(
 async def test_page_size_bounds(client: ApiClient, sim: Simulator) -> None:
     for size in (24, 101):
         with pytest.raises(ApiError) as info:
-            await client.call("loadbalancers.list", query={"page_size": size})
+            await client.call("loadbalancers.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
     bid = lb_id(sim, "web-frontend")
     ok = await client.call(
-        "loadbalancers.configs.list", {"loadbalancerId": bid}, query={"page_size": 25}
+        "loadbalancers.configs.list", {"loadbalancerId": bid}, query={"page_size": 25}, model=dict
     )
     assert ok["results"] == 2
 
@@ -165,10 +165,12 @@ async def test_label_length_3_to_32(client: ApiClient, sim: Simulator, label: An
 
 async def test_label_accepts_brackets_and_any_script(client: ApiClient) -> None:
     made = await client.call(
-        "loadbalancers.create", body={"region": "us-east", "label": "[qa] Ωmega"}
+        "loadbalancers.create", body={"region": "us-east", "label": "[qa] Ωmega"}, model=dict
     )
     assert made["label"] == "[qa] Ωmega"
-    edge = await client.call("loadbalancers.create", body={"region": "us-east", "label": "x" * 32})
+    edge = await client.call(
+        "loadbalancers.create", body={"region": "us-east", "label": "x" * 32}, model=dict
+    )
     assert edge["label"] == "x" * 32
 
 
@@ -192,7 +194,7 @@ async def test_label_unique_on_the_account(client: ApiClient, sim: Simulator) ->
     )
     # Keeping one's own label is not a clash.
     same = await client.call(
-        "loadbalancers.update", {"loadbalancerId": bid}, body={"label": "Zürich-intern"}
+        "loadbalancers.update", {"loadbalancerId": bid}, body={"label": "Zürich-intern"}, model=dict
     )
     assert same["label"] == "Zürich-intern"
 
@@ -217,7 +219,9 @@ async def test_client_conn_throttle_0_to_20(
 async def test_client_conn_throttle_edges_accepted(client: ApiClient) -> None:
     for value in (0, 20):
         made = await client.call(
-            "loadbalancers.create", body={"region": "us-east", "client_conn_throttle": value}
+            "loadbalancers.create",
+            body={"region": "us-east", "client_conn_throttle": value},
+            model=dict,
         )
         assert made["client_conn_throttle"] == value
 
@@ -273,7 +277,7 @@ async def test_transfer_update_rules(
 async def test_transfer_total_is_the_sum(client: ApiClient, sim: Simulator) -> None:
     bid = lb_id(sim, "[staging] api")
     out = await client.call(
-        "loadbalancers.update", {"loadbalancerId": bid}, body={"transfer": {"out": 100}}
+        "loadbalancers.update", {"loadbalancerId": bid}, body={"transfer": {"out": 100}}, model=dict
     )
     assert out["transfer"] == {"in": 912.5, "out": 100.0, "total": 1012.5}
 
@@ -286,6 +290,7 @@ async def test_answers_carry_the_documented_fields(client: ApiClient, sim: Simul
             "label": "fields",
             "configs": [{"port": 81, "nodes": one_node()}],
         },
+        model=dict,
     )
     for key in (
         "id",
@@ -305,7 +310,9 @@ async def test_answers_carry_the_documented_fields(client: ApiClient, sim: Simul
     assert made["ipv4"] and made["ipv4"] in made["hostname"].replace("-", ".")
     others = [r["ipv4"] for r in sim.store.rows(BALANCERS) if r["id"] != made["id"]]
     assert made["ipv4"] not in others
-    configs = await client.call("loadbalancers.configs.list", {"loadbalancerId": made["id"]})
+    configs = await client.call(
+        "loadbalancers.configs.list", {"loadbalancerId": made["id"]}, model=dict
+    )
     assert configs["data"][0]["nodes_status"] == {"up": 0, "down": 0}
     assert not any(k.startswith("_") for k in configs["data"][0])
 
@@ -353,7 +360,7 @@ async def test_config_ports_unique_per_balancer(client: ApiClient, sim: Simulato
     # The same port on another balancer is fine.
     other = lb_id(sim, "Zürich-intern")
     made = await client.call(
-        "loadbalancers.configs.create", {"loadbalancerId": other}, body={"port": 443}
+        "loadbalancers.configs.create", {"loadbalancerId": other}, body={"port": 443}, model=dict
     )
     assert made["port"] == 443
 
@@ -405,6 +412,7 @@ async def test_check_timeout_less_than_interval(client: ApiClient, sim: Simulato
         "loadbalancers.configs.update",
         {"loadbalancerId": web, "configId": cid},
         body={"check_interval": 6},
+        model=dict,
     )
     assert (ok["check_timeout"], ok["check_interval"]) == (5, 6)
 
@@ -479,6 +487,7 @@ async def test_proxy_protocol_needs_tcp(client: ApiClient, sim: Simulator) -> No
         "loadbalancers.configs.create",
         {"loadbalancerId": bid},
         body={"port": 9001, "protocol": "tcp", "proxy_protocol": "v1"},
+        model=dict,
     )
     assert made["proxy_protocol"] == "v1"
 
@@ -554,18 +563,21 @@ async def test_answers_redact_and_derive_from_the_certificate(
         "loadbalancers.configs.create",
         {"loadbalancerId": bid},
         body={"port": 443, "protocol": "https", "ssl_cert": cert, "ssl_key": key},
+        model=dict,
     )
     assert made["ssl_cert"] == "<REDACTED>" and made["ssl_key"] == "<REDACTED>"
     parsed = x509.load_pem_x509_certificate(cert.encode())
     expected = ":".join(f"{b:02X}" for b in parsed.fingerprint(hashes.SHA256()))
     assert made["ssl_commonname"] == "api.example.org"
     assert made["ssl_fingerprint"] == expected
-    listed = await client.call("loadbalancers.configs.list", {"loadbalancerId": bid})
+    listed = await client.call("loadbalancers.configs.list", {"loadbalancerId": bid}, model=dict)
     text = repr(listed)
     assert "BEGIN" not in text and "PRIVATE" not in text
     web = lb_id(sim, "web-frontend")
     seeded = await client.call(
-        "loadbalancers.configs.view", {"loadbalancerId": web, "configId": cfg_id(sim, web, 443)}
+        "loadbalancers.configs.view",
+        {"loadbalancerId": web, "configId": cfg_id(sim, web, 443)},
+        model=dict,
     )
     assert seeded["ssl_commonname"] == DEMO_CERT_COMMON_NAME
     assert seeded["ssl_fingerprint"] == DEMO_CERT_FINGERPRINT
@@ -583,6 +595,7 @@ async def test_escaped_line_breaks_accepted(client: ApiClient, sim: Simulator) -
             "ssl_cert": escaped(DEMO_CERT),
             "ssl_key": escaped(DEMO_KEY),
         },
+        model=dict,
     )
     assert "\\n" in escaped(DEMO_CERT)
     assert made["ssl_fingerprint"] == DEMO_CERT_FINGERPRINT
@@ -657,10 +670,10 @@ async def test_key_must_match_certificate(client: ApiClient, sim: Simulator) -> 
 async def test_redacted_placeholder_keeps_stored_pair(client: ApiClient, sim: Simulator) -> None:
     web = lb_id(sim, "web-frontend")
     params = {"loadbalancerId": web, "configId": cfg_id(sim, web, 443)}
-    current = await client.call("loadbalancers.configs.view", params)
+    current = await client.call("loadbalancers.configs.view", params, model=dict)
     body = {k: current[k] for k in ("port", "protocol", "ssl_cert", "ssl_key", "algorithm")}
     body["algorithm"] = "source"
-    out = await client.call("loadbalancers.configs.update", params, body=body)
+    out = await client.call("loadbalancers.configs.update", params, body=body, model=dict)
     assert out["algorithm"] == "source" and out["ssl_fingerprint"] == DEMO_CERT_FINGERPRINT
     stored = sim.store.get(CONFIGS, params["configId"])
     assert stored is not None and stored["_ssl_key"] == DEMO_KEY
@@ -671,13 +684,14 @@ async def test_new_pair_replaces_and_http_drops_it(client: ApiClient, sim: Simul
     params = {"loadbalancerId": web, "configId": cfg_id(sim, web, 443)}
     cert, key = make_pair("new.example.org")
     out = await client.call(
-        "loadbalancers.configs.update", params, body={"ssl_cert": cert, "ssl_key": key}
+        "loadbalancers.configs.update", params, body={"ssl_cert": cert, "ssl_key": key}, model=dict
     )
     assert out["ssl_commonname"] == "new.example.org"
     plain = await client.call(
         "loadbalancers.configs.update",
         params,
         body={"protocol": "http", "stickiness": "none"},
+        model=dict,
     )
     assert plain["ssl_cert"] is None and plain["ssl_fingerprint"] is None
     stored = sim.store.get(CONFIGS, params["configId"])
@@ -742,6 +756,7 @@ async def test_node_address_forms_accepted(client: ApiClient, sim: Simulator, ad
         "loadbalancers.nodes.create",
         _node_params(sim),
         body={"address": address, "label": "node-ok"},
+        model=dict,
     )
     assert made["address"] == address
 
@@ -788,6 +803,7 @@ async def test_node_every_mode_accepted(client: ApiClient, sim: Simulator) -> No
             "loadbalancers.nodes.create",
             params,
             body={"address": f"10.8.1.{n + 1}", "label": f"mode-{mode}", "mode": mode},
+            model=dict,
         )
         assert made["mode"] == mode
 
@@ -831,6 +847,7 @@ async def test_node_backend_unique_per_config(client: ApiClient, sim: Simulator)
         "loadbalancers.nodes.create",
         params,
         body={"address": "10.8.0.21:9090", "label": "other-port"},
+        model=dict,
     )
     assert ok["address"] == "10.8.0.21:9090"
 
@@ -848,19 +865,27 @@ async def test_node_status_follows_the_instance(client: ApiClient, sim: Simulato
         },
     )
     made = await client.call(
-        "loadbalancers.nodes.create", params, body={"address": "10.9.9.9:8080", "label": "tracked"}
+        "loadbalancers.nodes.create",
+        params,
+        body={"address": "10.9.9.9:8080", "label": "tracked"},
+        model=dict,
     )
     assert made["status"] == "UP"
     inst = sim.store.get("compute.instances", 990777)
     assert inst is not None
     inst["status"] = "offline"
-    seen = await client.call("loadbalancers.nodes.view", {**params, "nodeId": made["id"]})
+    seen = await client.call(
+        "loadbalancers.nodes.view", {**params, "nodeId": made["id"]}, model=dict
+    )
     assert seen["status"] == "DOWN"
-    config = await client.call("loadbalancers.configs.view", params)
+    config = await client.call("loadbalancers.configs.view", params, model=dict)
     # Seeded: api-a UP, api-b UP, api-canary DOWN; plus this DOWN one.
     assert config["nodes_status"] == {"up": 2, "down": 2}
     stranger = await client.call(
-        "loadbalancers.nodes.create", params, body={"address": "10.200.0.1", "label": "stranger"}
+        "loadbalancers.nodes.create",
+        params,
+        body={"address": "10.200.0.1", "label": "stranger"},
+        model=dict,
     )
     assert stranger["status"] == "unknown"
 
@@ -885,7 +910,7 @@ async def test_create_with_configs_is_all_or_nothing(client: ApiClient, sim: Sim
     }
     await _bad(client, sim, "loadbalancers.create", None, body, "configs[1].nodes[1].address")
     body["configs"][1]["nodes"].pop()
-    made = await client.call("loadbalancers.create", body=body)
+    made = await client.call("loadbalancers.create", body=body, model=dict)
     configs = [c for c in sim.store.rows(CONFIGS) if c["_balancer_id"] == made["id"]]
     assert sorted(c["port"] for c in configs) == [80, 81]
     assert sum(len(node_ids(sim, c["id"])) for c in configs) == 2
@@ -938,10 +963,11 @@ async def test_create_with_https_config(client: ApiClient, sim: Simulator) -> No
                 }
             ],
         },
+        model=dict,
     )
     cid = cfg_id(sim, made["id"], 443)
     config = await client.call(
-        "loadbalancers.configs.view", {"loadbalancerId": made["id"], "configId": cid}
+        "loadbalancers.configs.view", {"loadbalancerId": made["id"], "configId": cid}, model=dict
     )
     assert config["ssl_fingerprint"] == DEMO_CERT_FINGERPRINT
 
@@ -961,6 +987,7 @@ async def test_config_create_may_bring_nodes(client: ApiClient, sim: Simulator) 
         "loadbalancers.configs.create",
         params,
         body={"port": 6000, "nodes": [{"address": "10.1.1.1", "label": "priv"}]},
+        model=dict,
     )
     assert len(node_ids(sim, made["id"])) == 1
 
@@ -975,7 +1002,9 @@ async def test_deleting_a_config_deletes_its_nodes(client: ApiClient, sim: Simul
     doomed = node_ids(sim, cid)
     kept = node_ids(sim, other)
     assert doomed
-    await client.call("loadbalancers.configs.delete", {"loadbalancerId": web, "configId": cid})
+    await client.call(
+        "loadbalancers.configs.delete", {"loadbalancerId": web, "configId": cid}, model=dict
+    )
     assert sim.store.get(CONFIGS, cid) is None
     assert all(sim.store.get(NODES, n) is None for n in doomed)
     assert node_ids(sim, other) == kept
@@ -994,7 +1023,7 @@ async def test_deleting_a_balancer_deletes_configs_nodes_and_grants(
     user = sim.store.get("users", "ops-restricted")
     assert user is not None
     assert any(g["id"] == bid for g in user["grants"]["loadbalancer"])
-    await client.call("loadbalancers.delete", {"loadbalancerId": bid})
+    await client.call("loadbalancers.delete", {"loadbalancerId": bid}, model=dict)
     assert sim.store.get(BALANCERS, bid) is None
     assert all(sim.store.get(CONFIGS, c) is None for c in cids)
     assert all(sim.store.get(NODES, n) is None for n in nids)
@@ -1042,21 +1071,21 @@ async def test_restricted_create_needs_add_loadbalancers(
     assert user is not None
     user["grants"]["global"]["add_loadbalancers"] = True
     made = await restricted.call(
-        "loadbalancers.create", body={"region": "us-east", "label": "mine-lb"}
+        "loadbalancers.create", body={"region": "us-east", "label": "mine-lb"}, model=dict
     )
     assert {"id": made["id"], "label": "mine-lb", "permissions": "read_write"} in user["grants"][
         "loadbalancer"
     ]
-    assert (await restricted.call("loadbalancers.view", {"loadbalancerId": made["id"]}))[
-        "label"
-    ] == "mine-lb"
+    assert (
+        await restricted.call("loadbalancers.view", {"loadbalancerId": made["id"]}, model=dict)
+    )["label"] == "mine-lb"
 
 
 async def test_restricted_grants_decide_visibility_and_changes(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     restricted = client_for("restricted")
-    listed = await restricted.call("loadbalancers.list")
+    listed = await restricted.call("loadbalancers.list", model=dict)
     assert {b["label"] for b in listed["data"]} == {"web-frontend", "[staging] api"}
     hidden = lb_id(sim, "Zürich-intern")
     await _refused(restricted, "loadbalancers.view", {"loadbalancerId": hidden}, status=404)
@@ -1076,12 +1105,14 @@ async def test_restricted_grants_decide_visibility_and_changes(
     node = node_ids(sim, cid)[0]
     assert (
         await restricted.call(
-            "loadbalancers.configs.view", {"loadbalancerId": web, "configId": cid}
+            "loadbalancers.configs.view", {"loadbalancerId": web, "configId": cid}, model=dict
         )
     )["port"] == 80
     assert (
         await restricted.call(
-            "loadbalancers.nodes.view", {"loadbalancerId": web, "configId": cid, "nodeId": node}
+            "loadbalancers.nodes.view",
+            {"loadbalancerId": web, "configId": cid, "nodeId": node},
+            model=dict,
         )
     )["id"] == node
     for name, params, body in (
@@ -1114,11 +1145,14 @@ async def test_restricted_grants_decide_visibility_and_changes(
     # read_write: changes allowed.
     staging = lb_id(sim, "[staging] api")
     out = await restricted.call(
-        "loadbalancers.update", {"loadbalancerId": staging}, body={"client_conn_throttle": 3}
+        "loadbalancers.update",
+        {"loadbalancerId": staging},
+        body={"client_conn_throttle": 3},
+        model=dict,
     )
     assert out["client_conn_throttle"] == 3
     made = await restricted.call(
-        "loadbalancers.configs.create", {"loadbalancerId": staging}, body={"port": 9443}
+        "loadbalancers.configs.create", {"loadbalancerId": staging}, body={"port": 9443}, model=dict
     )
     assert made["port"] == 9443
 
@@ -1140,7 +1174,7 @@ async def test_only_unrestricted_users_set_tags(
     )
     # Sending the unchanged list is harmless.
     same = await restricted.call(
-        "loadbalancers.update", {"loadbalancerId": staging}, body={"tags": current}
+        "loadbalancers.update", {"loadbalancerId": staging}, body={"tags": current}, model=dict
     )
     assert same["tags"] == current
     user = sim.store.get("users", "ops-restricted")
@@ -1159,10 +1193,15 @@ async def test_only_unrestricted_users_set_tags(
         client, sim, "loadbalancers.update", {"loadbalancerId": staging}, {"tags": "x"}, "tags"
     )
     out = await client.call(
-        "loadbalancers.update", {"loadbalancerId": staging}, body={"tags": ["blue", "[green]"]}
+        "loadbalancers.update",
+        {"loadbalancerId": staging},
+        body={"tags": ["blue", "[green]"]},
+        model=dict,
     )
     assert out["tags"] == ["blue", "[green]"]
-    made = await client.call("loadbalancers.create", body={"region": "us-east", "tags": ["new"]})
+    made = await client.call(
+        "loadbalancers.create", body={"region": "us-east", "tags": ["new"]}, model=dict
+    )
     assert made["tags"] == ["new"]
 
 
@@ -1180,5 +1219,5 @@ async def test_grant_for_other_restricted_state_untouched(
     hidden = lb_id(sim, "Zürich-intern")
     await _refused(restricted, "loadbalancers.view", {"loadbalancerId": hidden}, status=404)
     grant_restricted(sim.store, "loadbalancer", hidden, "Zürich-intern", "read_only")
-    seen = await restricted.call("loadbalancers.view", {"loadbalancerId": hidden})
+    seen = await restricted.call("loadbalancers.view", {"loadbalancerId": hidden}, model=dict)
     assert seen["label"] == "Zürich-intern"

@@ -77,7 +77,7 @@ async def test_readonly_token_reads_but_cannot_write(
     sim: Simulator, client_for: Callable[..., ApiClient]
 ) -> None:
     api = client_for("readonly")
-    assert (await api.call("managed.services.list"))["results"] >= 1
+    assert (await api.call("managed.services.list", model=dict))["results"] >= 1
     await refused(api, "managed.contacts.create", body={"name": "Ann"}, status=403)
 
 
@@ -87,10 +87,10 @@ async def test_anonymous_is_401(client_for: Callable[..., ApiClient]) -> None:
 
 async def test_page_size_bounds(client: ApiClient) -> None:
     with pytest.raises(ApiError) as info:
-        await client.call("managed.contacts.list", query={"page_size": 24})
+        await client.call("managed.contacts.list", query={"page_size": 24}, model=dict)
     assert info.value.status == 400 and "page_size" in info.value.field_errors()
     with pytest.raises(ApiError):
-        await client.call("managed.contacts.list", query={"page_size": 101})
+        await client.call("managed.contacts.list", query={"page_size": 101}, model=dict)
 
 
 # -- contacts -------------------------------------------------------------------------------
@@ -126,23 +126,28 @@ async def test_contact_group_and_phone_are_nullable(client: ApiClient) -> None:
     made = await client.call(
         "managed.contacts.create",
         body={**GOOD_CONTACT, "group": None, "phone": {"primary": "+1 (215) 555-0100"}},
+        model=dict,
     )
     assert made["group"] is None
     assert made["phone"] == {"primary": "+1 (215) 555-0100", "secondary": None}
     cleared = await client.call(
-        "managed.contacts.update", {"contactId": made["id"]}, body={"phone": None}
+        "managed.contacts.update", {"contactId": made["id"]}, body={"phone": None}, model=dict
     )
     assert cleared["phone"] == {"primary": None, "secondary": None}
 
 
 async def test_contact_update_is_partial_and_validated(sim: Simulator, client: ApiClient) -> None:
-    made = await client.call("managed.contacts.create", body={**GOOD_CONTACT, "group": "ops"})
+    made = await client.call(
+        "managed.contacts.create", body={**GOOD_CONTACT, "group": "ops"}, model=dict
+    )
     params = {"contactId": made["id"]}
     await invalid(sim, client, "managed.contacts.update", params, {"email": None}, "email")
     await invalid(
         sim, client, "managed.contacts.update", params, {"name": "Ann B", "group": "x"}, "group"
     )
-    changed = await client.call("managed.contacts.update", params, body={"name": "Ann B"})
+    changed = await client.call(
+        "managed.contacts.update", params, body={"name": "Ann B"}, model=dict
+    )
     assert changed["name"] == "Ann B" and changed["group"] == "ops"
     assert changed["email"] == "ann@example.com"
 
@@ -178,6 +183,7 @@ async def test_credential_username_at_limit_is_accepted(client: ApiClient) -> No
     made = await client.call(
         "managed.credentials.create",
         body={"label": "long-user", "password": "p", "username": "u" * 5000},
+        model=dict,
     )
     assert made["label"] == "long-user"
 
@@ -187,15 +193,18 @@ async def test_password_is_never_returned(client: ApiClient) -> None:
     made = await client.call(
         "managed.credentials.create",
         body={"label": "secretive", "password": secret, "username": "svc-user"},
+        model=dict,
     )
     params = {"credentialId": made["id"]}
     answers = [
         made,
-        await client.call("managed.credentials.view", params),
-        await client.call("managed.credentials.list"),
-        await client.call("managed.credentials.update", params, body={"label": "secretive-2"}),
+        await client.call("managed.credentials.view", params, model=dict),
+        await client.call("managed.credentials.list", model=dict),
         await client.call(
-            "managed.credentials.update_secret", params, body={"password": secret + "!"}
+            "managed.credentials.update", params, body={"label": "secretive-2"}, model=dict
+        ),
+        await client.call(
+            "managed.credentials.update_secret", params, body={"password": secret + "!"}, model=dict
         ),
     ]
     for answer in answers:
@@ -204,7 +213,9 @@ async def test_password_is_never_returned(client: ApiClient) -> None:
 
 
 async def test_credential_update_changes_label_only(sim: Simulator, client: ApiClient) -> None:
-    made = await client.call("managed.credentials.create", body={"label": "only", "password": "p"})
+    made = await client.call(
+        "managed.credentials.create", body={"label": "only", "password": "p"}, model=dict
+    )
     params = {"credentialId": made["id"]}
     await invalid(
         sim,
@@ -218,13 +229,17 @@ async def test_credential_update_changes_label_only(sim: Simulator, client: ApiC
     await invalid(
         sim, client, "managed.credentials.update", params, {"label": "mysql-monitor"}, "label"
     )
-    same = await client.call("managed.credentials.update", params, body={"label": "only"})
+    same = await client.call(
+        "managed.credentials.update", params, body={"label": "only"}, model=dict
+    )
     assert same["label"] == "only"
 
 
 async def test_credential_update_secret_rules(sim: Simulator, client: ApiClient) -> None:
     made = await client.call(
-        "managed.credentials.create", body={"label": "sec", "password": "p", "username": "u1"}
+        "managed.credentials.create",
+        body={"label": "sec", "password": "p", "username": "u1"},
+        model=dict,
     )
     params = {"credentialId": made["id"]}
     await invalid(
@@ -239,14 +254,19 @@ async def test_credential_update_secret_rules(sim: Simulator, client: ApiClient)
         "label",
     )
     assert (
-        await client.call("managed.credentials.update_secret", params, body={"password": "q"}) == {}
+        await client.call(
+            "managed.credentials.update_secret", params, body={"password": "q"}, model=dict
+        )
+        == {}
     )
     record = sim.store.get("managed.credentials", made["id"])
     assert record is not None and record["_password"] == "q" and record["_username"] == "u1"
 
 
 async def test_revoke_deletes_and_unlinks_services(sim: Simulator, client: ApiClient) -> None:
-    made = await client.call("managed.credentials.create", body={"label": "gone", "password": "p"})
+    made = await client.call(
+        "managed.credentials.create", body={"label": "gone", "password": "p"}, model=dict
+    )
     service = await client.call(
         "managed.services.create",
         body={
@@ -256,17 +276,21 @@ async def test_revoke_deletes_and_unlinks_services(sim: Simulator, client: ApiCl
             "timeout": 5,
             "credentials": [made["id"]],
         },
+        model=dict,
     )
     assert service["credentials"] == [made["id"]]
-    assert await client.call("managed.credentials.revoke", {"credentialId": made["id"]}) == {}
+    assert (
+        await client.call("managed.credentials.revoke", {"credentialId": made["id"]}, model=dict)
+        == {}
+    )
     await refused(client, "managed.credentials.view", {"credentialId": made["id"]}, status=404)
-    after = await client.call("managed.services.view", {"serviceId": service["id"]})
+    after = await client.call("managed.services.view", {"serviceId": service["id"]}, model=dict)
     assert after["credentials"] == []
     await refused(client, "managed.credentials.revoke", {"credentialId": made["id"]}, status=404)
 
 
 async def test_ssh_key_is_a_deterministic_ed25519_key(sim: Simulator, client: ApiClient) -> None:
-    key = (await client.call("managed.credentials.sshkey"))["ssh_key"]
+    key = (await client.call("managed.credentials.sshkey", model=dict))["ssh_key"]
     kind, blob, comment = key.split(" ")
     assert kind == "ssh-ed25519" and comment == "managedservices@cloudtui"
     raw = base64.b64decode(blob)
@@ -274,7 +298,7 @@ async def test_ssh_key_is_a_deterministic_ed25519_key(sim: Simulator, client: Ap
     assert raw[15:19] == (32).to_bytes(4, "big") and len(raw) == 51
     other = Simulator(clock=VirtualClock())
     api = other.client()
-    assert (await api.call("managed.credentials.sshkey"))["ssh_key"] == key
+    assert (await api.call("managed.credentials.sshkey", model=dict))["ssh_key"] == key
     await api.aclose()
 
 
@@ -282,7 +306,7 @@ async def test_ssh_key_is_a_deterministic_ed25519_key(sim: Simulator, client: Ap
 
 
 async def test_issues_are_read_only(sim: Simulator, client: ApiClient) -> None:
-    issues = (await client.call("managed.issues.list"))["data"]
+    issues = (await client.call("managed.issues.list", model=dict))["data"]
     assert len(issues) >= 2
     created = [i["created"] for i in issues]
     assert created == sorted(created, reverse=True)
@@ -303,7 +327,7 @@ async def test_issues_are_read_only(sim: Simulator, client: ApiClient) -> None:
 async def test_one_settings_entry_per_instance_with_defaults(
     sim: Simulator, client: ApiClient
 ) -> None:
-    rows = (await client.call("managed.compute_settings.list"))["data"]
+    rows = (await client.call("managed.compute_settings.list", model=dict))["data"]
     ids = [r["id"] for r in rows]
     assert sorted(ids) == sorted(r["id"] for r in sim.store.rows("compute.instances"))
     entry = next(r for r in rows if r["id"] == INSTANCE_ID)
@@ -317,9 +341,13 @@ async def test_one_settings_entry_per_instance_with_defaults(
 
 async def test_deleted_instance_settings_disappear(sim: Simulator, client: ApiClient) -> None:
     params = {"computeId": OTHER_ID}
-    await client.call("managed.compute_settings.update", params, body={"ssh": {"port": 2022}})
+    await client.call(
+        "managed.compute_settings.update", params, body={"ssh": {"port": 2022}}, model=dict
+    )
     sim.store.delete("compute.instances", OTHER_ID)
-    ids = [r["id"] for r in (await client.call("managed.compute_settings.list"))["data"]]
+    ids = [
+        r["id"] for r in (await client.call("managed.compute_settings.list", model=dict))["data"]
+    ]
     assert OTHER_ID not in ids
     await refused(client, "managed.compute_settings.view", params, status=404)
     await refused(client, "managed.compute_settings.update", params, {"ssh": {}}, status=404)
@@ -329,7 +357,9 @@ async def test_settings_follow_live_instance_label(sim: Simulator, client: ApiCl
     record = sim.store.get("compute.instances", INSTANCE_ID)
     assert record is not None
     record["label"] = "renamed-host"
-    seen = await client.call("managed.compute_settings.view", {"computeId": INSTANCE_ID})
+    seen = await client.call(
+        "managed.compute_settings.view", {"computeId": INSTANCE_ID}, model=dict
+    )
     assert seen["label"] == "renamed-host"
 
 
@@ -362,14 +392,21 @@ async def test_compute_settings_update_merges_and_nulls_mean_defaults(client: Ap
         "managed.compute_settings.update",
         params,
         body={"ssh": {"port": 65535, "user": "u" * 32, "ip": "2001:db8::1"}},
+        model=dict,
     )
     assert first["ssh"] == {"access": True, "ip": "2001:db8::1", "port": 65535, "user": "u" * 32}
     second = await client.call(
-        "managed.compute_settings.update", params, body={"ssh": {"access": False, "port": None}}
+        "managed.compute_settings.update",
+        params,
+        body={"ssh": {"access": False, "port": None}},
+        model=dict,
     )
     assert second["ssh"] == {"access": False, "ip": "2001:db8::1", "port": None, "user": "u" * 32}
     third = await client.call(
-        "managed.compute_settings.update", params, body={"ssh": {"ip": "any", "user": None}}
+        "managed.compute_settings.update",
+        params,
+        body={"ssh": {"ip": "any", "user": None}},
+        model=dict,
     )
     assert third["ssh"]["ip"] == "any" and third["ssh"]["user"] is None
 
@@ -426,7 +463,7 @@ async def test_service_create_rules(
 
 
 async def test_service_limits_at_their_edges_are_accepted(client: ApiClient) -> None:
-    cred = (await client.call("managed.credentials.list"))["data"][0]["id"]
+    cred = (await client.call("managed.credentials.list", model=dict))["data"][0]["id"]
     made = await client.call(
         "managed.services.create",
         body={
@@ -440,11 +477,13 @@ async def test_service_limits_at_their_edges_are_accepted(client: ApiClient) -> 
             "credentials": [cred, cred],
             "notes": None,
         },
+        model=dict,
     )
     assert made["region"] == "us-east" and made["credentials"] == [cred]
     short = await client.call(
         "managed.services.create",
         body={**GOOD_SERVICE, "label": "abc", "address": "http://a.b", "timeout": 1},
+        model=dict,
     )
     assert short["address"] == "http://a.b" and short["region"] is None
 
@@ -453,9 +492,10 @@ async def test_address_keeps_query_and_drops_fragment(client: ApiClient) -> None
     made = await client.call(
         "managed.services.create",
         body={**GOOD_SERVICE, "address": "https://shop.example.com/p?no-cache=1&x=2#monitor"},
+        model=dict,
     )
     assert made["address"] == "https://shop.example.com/p?no-cache=1&x=2"
-    seen = await client.call("managed.services.view", {"serviceId": made["id"]})
+    seen = await client.call("managed.services.view", {"serviceId": made["id"]}, model=dict)
     assert seen["address"] == made["address"]
 
 
@@ -463,12 +503,13 @@ async def test_public_ip_needs_no_region(client: ApiClient) -> None:
     made = await client.call(
         "managed.services.create",
         body={**GOOD_SERVICE, "service_type": "tcp", "address": "203.0.113.10:443"},
+        model=dict,
     )
     assert made["region"] is None and made["service_type"] == "tcp"
 
 
 async def test_service_update_checks_the_merged_result(sim: Simulator, client: ApiClient) -> None:
-    made = await client.call("managed.services.create", body=GOOD_SERVICE)
+    made = await client.call("managed.services.create", body=GOOD_SERVICE, model=dict)
     params = {"serviceId": made["id"]}
     update = "managed.services.update"
     await invalid(sim, client, update, params, {"service_type": "tcp"}, "service_type")
@@ -478,13 +519,15 @@ async def test_service_update_checks_the_merged_result(sim: Simulator, client: A
     await invalid(sim, client, update, params, {"timeout": 0}, "timeout")
     await invalid(sim, client, update, params, {"label": None}, "label")
     private = await client.call(
-        update, params, body={"address": "http://10.9.8.7/#x", "region": "eu-west"}
+        update, params, body={"address": "http://10.9.8.7/#x", "region": "eu-west"}, model=dict
     )
     assert private["address"] == "http://10.9.8.7/" and private["region"] == "eu-west"
     # Leaving the private address without mentioning region drops the region.
-    public_again = await client.call(update, params, body={"address": "https://example.net/"})
+    public_again = await client.call(
+        update, params, body={"address": "https://example.net/"}, model=dict
+    )
     assert public_again["region"] is None
-    cleared = await client.call(update, params, body={"body": None, "notes": None})
+    cleared = await client.call(update, params, body={"body": None, "notes": None}, model=dict)
     assert cleared["body"] is None and cleared["label"] == "checker"
 
 
@@ -496,36 +539,38 @@ def check_delay(sim: Simulator) -> float:
 async def test_service_starts_pending_then_ok(
     sim: Simulator, client: ApiClient, clock: VirtualClock
 ) -> None:
-    made = await client.call("managed.services.create", body=GOOD_SERVICE)
+    made = await client.call("managed.services.create", body=GOOD_SERVICE, model=dict)
     params = {"serviceId": made["id"]}
     assert made["status"] == "pending"
     clock.advance(check_delay(sim) - 1)
-    assert (await client.call("managed.services.view", params))["status"] == "pending"
+    assert (await client.call("managed.services.view", params, model=dict))["status"] == "pending"
     clock.advance(1)
-    assert (await client.call("managed.services.view", params))["status"] == "ok"
+    assert (await client.call("managed.services.view", params, model=dict))["status"] == "ok"
 
 
 async def test_disable_and_enable(sim: Simulator, client: ApiClient, clock: VirtualClock) -> None:
-    made = await client.call("managed.services.create", body=GOOD_SERVICE)
+    made = await client.call("managed.services.create", body=GOOD_SERVICE, model=dict)
     params = {"serviceId": made["id"]}
-    disabled = await client.call("managed.services.disable", params)
+    disabled = await client.call("managed.services.disable", params, model=dict)
     assert disabled["status"] == "disabled"
     clock.advance(check_delay(sim) * 2)
     # The pending check was cancelled: a disabled service stays disabled.
-    assert (await client.call("managed.services.view", params))["status"] == "disabled"
-    assert (await client.call("managed.services.disable", params))["status"] == "disabled"
-    enabled = await client.call("managed.services.enable", params)
+    assert (await client.call("managed.services.view", params, model=dict))["status"] == "disabled"
+    assert (await client.call("managed.services.disable", params, model=dict))[
+        "status"
+    ] == "disabled"
+    enabled = await client.call("managed.services.enable", params, model=dict)
     assert enabled["status"] == "pending"
     clock.advance(check_delay(sim))
-    assert (await client.call("managed.services.view", params))["status"] == "ok"
-    again = await client.call("managed.services.enable", params)
+    assert (await client.call("managed.services.view", params, model=dict))["status"] == "ok"
+    again = await client.call("managed.services.enable", params, model=dict)
     assert again["status"] == "ok"
 
 
 async def test_delete_stops_monitoring(sim: Simulator, client: ApiClient) -> None:
-    made = await client.call("managed.services.create", body=GOOD_SERVICE)
+    made = await client.call("managed.services.create", body=GOOD_SERVICE, model=dict)
     params = {"serviceId": made["id"]}
-    assert await client.call("managed.services.delete", params) == {}
+    assert await client.call("managed.services.delete", params, model=dict) == {}
     assert not [e for e in sim.store.events if e["args"].get("id") == made["id"]]
     await refused(client, "managed.services.view", params, status=404)
     await refused(client, "managed.services.enable", params, status=404)
@@ -537,7 +582,7 @@ async def test_delete_stops_monitoring(sim: Simulator, client: ApiClient) -> Non
 async def test_stats_cover_the_last_24_hours_deterministically(
     client: ApiClient, clock: VirtualClock
 ) -> None:
-    first = (await client.call("managed.stats"))["data"]
+    first = (await client.call("managed.stats", model=dict))["data"]
     assert set(first) == {"cpu", "disk", "swap", "net_in", "net_out"}
     now_ms = clock.now() * 1000
     for series in first.values():
@@ -546,9 +591,9 @@ async def test_stats_cover_the_last_24_hours_deterministically(
         assert now_ms - 24 * 3600 * 1000 < xs[0] and xs[-1] <= now_ms
         assert all(p["y"] >= 0 for p in series)
     assert all(0 <= p["y"] <= 100 for p in first["cpu"])
-    assert (await client.call("managed.stats"))["data"] == first
+    assert (await client.call("managed.stats", model=dict))["data"] == first
     clock.advance(300)
-    later = (await client.call("managed.stats"))["data"]
+    later = (await client.call("managed.stats", model=dict))["data"]
     assert later["cpu"][:-1] == first["cpu"][1:]
 
 

@@ -21,13 +21,16 @@ from pydantic import ValidationError
 from tests.simulator.rules import refusal_check
 from tests.simulator.rules import refused as _refused
 from tui.api.client import ApiClient
-from tui.api.services.object_storage import ObjectStorageService
 from tui.models.object_storage import (
     BucketCreate,
+    ObjectUrl,
     ObjectUrlCreate,
     StorageKeyCreate,
+    UrlMethod,
     bucket_label_problem,
 )
+from tui.resources.loader import fetch_all
+from tui.resources.object_storage import OBJECTS
 from tui.simulator import Simulator, VirtualClock
 from tui.simulator.auth import DEMO_TOKENS
 from tui.simulator.handlers.object_storage import list_entries
@@ -81,6 +84,23 @@ def _raw(sim: Simulator) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=sim.transport())
 
 
+async def object_url(
+    client: ApiClient,
+    cluster_id: str,
+    bucket: str,
+    name: str,
+    method: UrlMethod = "GET",
+    **fields: Any,
+) -> ObjectUrl:
+    """A pre-signed URL for one object (``object_storage.objects.url``)."""
+    return await client.call(
+        "object_storage.objects.url",
+        {"clusterId": cluster_id, "bucket": bucket},
+        body=ObjectUrlCreate(name=name, method=method, **fields),
+        model=ObjectUrl,
+    )
+
+
 # -- authentication -------------------------------------------------------------------------
 
 
@@ -88,10 +108,10 @@ async def test_clusters_need_no_token_but_buckets_do(
     client_for: Callable[..., ApiClient],
 ) -> None:
     anon = client_for("anonymous")
-    assert (await anon.call("object_storage.clusters.list"))["results"] == 2
-    assert (await anon.call("object_storage.clusters.view", {"clusterId": "us-east-1"}))[
-        "region"
-    ] == "us-east"
+    assert (await anon.call("object_storage.clusters.list", model=dict))["results"] == 2
+    assert (
+        await anon.call("object_storage.clusters.view", {"clusterId": "us-east-1"}, model=dict)
+    )["region"] == "us-east"
     await _refused(anon, "object_storage.clusters.view", {"clusterId": "ap-south-1"}, status=404)
     await _refused(anon, "object_storage.buckets.list", status=401)
 
@@ -100,7 +120,7 @@ async def test_readonly_token_lists_but_cannot_write(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     readonly = client_for("readonly")
-    assert (await readonly.call("object_storage.buckets.list"))["results"] == 4
+    assert (await readonly.call("object_storage.buckets.list", model=dict))["results"] == 4
     before = _state(sim)
     await _refused(
         readonly,
@@ -116,11 +136,14 @@ async def test_readonly_token_lists_but_cannot_write(
 async def test_restricted_user_is_limited_by_scope_only(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
-    ops = ObjectStorageService(client_for("restricted"))
-    assert (await ops.list_buckets()).results == 4
-    made = await ops.create_bucket(label="ops-bucket", cluster="eu-central-1")
+    ops = client_for("restricted")
+    assert (await ops.fetch_page("object_storage.buckets.list")).results == 4
+    made = await ops.call(
+        "object_storage.buckets.create",
+        body=BucketCreate(label="ops-bucket", cluster="eu-central-1"),
+    )
     assert made.label == "ops-bucket"
-    key = await ops.create_key("ops")
+    key = await ops.call("object_storage.keys.create", body=StorageKeyCreate(label="ops"))
     assert key.secret_key is not None
 
 
@@ -200,7 +223,9 @@ async def test_label_taken_by_another_account_in_that_cluster_only(
         status=404,
     )
     made = await client.call(
-        "object_storage.buckets.create", body={"label": "public-assets", "cluster": "eu-central-1"}
+        "object_storage.buckets.create",
+        body={"label": "public-assets", "cluster": "eu-central-1"},
+        model=dict,
     )
     assert made["cluster"] == "eu-central-1"
 
@@ -240,21 +265,28 @@ async def test_unknown_cluster_or_bucket_is_not_found(client: ApiClient) -> None
 
 async def test_non_empty_bucket_cannot_be_removed(client: ApiClient, sim: Simulator) -> None:
     await _bad(client, sim, "object_storage.buckets.remove", SITE, None, "bucket", status=409)
-    await client.call("object_storage.buckets.remove", SCRATCH)
+    await client.call("object_storage.buckets.remove", SCRATCH, model=dict)
     assert sim.store.get("object_storage.buckets", "eu-central-1/scratch.eu") is None
     await _refused(client, "object_storage.buckets.remove", SCRATCH, status=404)
 
 
 async def test_emptied_bucket_can_be_removed(client: ApiClient, sim: Simulator) -> None:
-    svc = ObjectStorageService(client)
     async with _raw(sim) as http:
-        for entry in await svc.all_objects("us-east-1", "db-backups"):
-            assert entry.name is not None
-            url = (await svc.create_object_url("us-east-1", "db-backups", entry.name, "DELETE")).url
+        for entry in await fetch_all(
+            client, OBJECTS, {"clusterId": "us-east-1", "bucket": "db-backups"}
+        ):
+            assert entry["name"]
+            url = (await object_url(client, "us-east-1", "db-backups", entry["name"], "DELETE")).url
             assert url is not None
             assert (await http.delete(url)).status_code == 204
-    assert (await svc.get_bucket("us-east-1", "db-backups")).objects == 0
-    await svc.remove_bucket("us-east-1", "db-backups")
+    assert (
+        await client.call(
+            "object_storage.buckets.view", {"clusterId": "us-east-1", "bucket": "db-backups"}
+        )
+    ).objects == 0
+    await client.call(
+        "object_storage.buckets.remove", {"clusterId": "us-east-1", "bucket": "db-backups"}
+    )
 
 
 # -- access ---------------------------------------------------------------------------------
@@ -279,10 +311,14 @@ async def test_access_rules(
 
 
 async def test_access_changes_only_fields_sent(client: ApiClient, sim: Simulator) -> None:
-    await client.call("object_storage.buckets.access_modify", SITE, body={"cors_enabled": True})
+    await client.call(
+        "object_storage.buckets.access_modify", SITE, body={"cors_enabled": True}, model=dict
+    )
     record = _bucket(sim, "us-east-1", "cloudtui-site")
     assert record["_acl"] == "public-read" and record["_cors_enabled"] is True
-    await client.call("object_storage.buckets.access_update", SITE, body={"acl": "custom"})
+    await client.call(
+        "object_storage.buckets.access_update", SITE, body={"acl": "custom"}, model=dict
+    )
     assert record["_acl"] == "custom" and record["_cors_enabled"] is True
 
 
@@ -327,7 +363,10 @@ async def test_object_acl_xml_rendering(
     client: ApiClient, acl: str, present: list[str], absent: list[str]
 ) -> None:
     answer = await client.call(
-        "object_storage.objects.acl_update", SITE, body={"name": "docs/報告書.txt", "acl": acl}
+        "object_storage.objects.acl_update",
+        SITE,
+        body={"name": "docs/報告書.txt", "acl": acl},
+        model=dict,
     )
     xml = answer["acl_xml"]
     assert answer["acl"] == acl and xml.startswith("<?xml") and "FULL_CONTROL" in xml
@@ -347,17 +386,23 @@ async def test_listing_page_size_bounds(client: ApiClient) -> None:
 
 
 async def test_listing_pages_with_marker_like_s3(client: ApiClient) -> None:
-    first = await client.call("object_storage.objects.list", LOGS, query={"page_size": 25})
+    first = await client.call(
+        "object_storage.objects.list", LOGS, query={"page_size": 25}, model=dict
+    )
     assert len(first["data"]) == 25 and first["is_truncated"] is True
     assert first["next_marker"] == first["data"][-1]["name"]
     second = await client.call(
         "object_storage.objects.list",
         LOGS,
         query={"page_size": 25, "marker": first["next_marker"]},
+        model=dict,
     )
     assert second["data"][0]["name"] > first["next_marker"]
     last = await client.call(
-        "object_storage.objects.list", LOGS, query={"marker": "logs/2026/10/28/", "page_size": 25}
+        "object_storage.objects.list",
+        LOGS,
+        query={"marker": "logs/2026/10/28/", "page_size": 25},
+        model=dict,
     )
     assert last["is_truncated"] is False and last["next_marker"] is None
     assert [e["name"][:16] for e in last["data"]] == ["logs/2026/10/28/"] * 5
@@ -368,6 +413,7 @@ async def test_listing_prefix_and_delimiter(client: ApiClient) -> None:
         "object_storage.objects.list",
         LOGS,
         query={"prefix": "logs/2026/10/", "delimiter": "/", "page_size": 25},
+        model=dict,
     )
     names = [e["name"] for e in days["data"]]
     assert names == [f"logs/2026/10/{d:02d}/" for d in range(1, 26)]
@@ -377,10 +423,13 @@ async def test_listing_prefix_and_delimiter(client: ApiClient) -> None:
         "object_storage.objects.list",
         LOGS,
         query={"prefix": "logs/2026/10/", "delimiter": "/", "marker": days["next_marker"]},
+        model=dict,
     )
     # The folder at the page boundary is not repeated.
     assert [e["name"] for e in rest["data"]] == [f"logs/2026/10/{d:02d}/" for d in range(26, 29)]
-    nothing = await client.call("object_storage.objects.list", LOGS, query={"prefix": "nope/"})
+    nothing = await client.call(
+        "object_storage.objects.list", LOGS, query={"prefix": "nope/"}, model=dict
+    )
     assert nothing == {"data": [], "is_truncated": False, "next_marker": None}
 
 
@@ -431,7 +480,9 @@ def test_client_url_model_limits() -> None:
 async def test_object_url_defaults_to_get_for_an_hour(
     client: ApiClient, clock: VirtualClock
 ) -> None:
-    answer = await client.call("object_storage.objects.url", SITE, body={"name": "README.txt"})
+    answer = await client.call(
+        "object_storage.objects.url", SITE, body={"name": "README.txt"}, model=dict
+    )
     query = parse_qs(urlsplit(answer["url"]).query)
     assert query["method"] == ["GET"]
     assert int(query["expires"][0]) == int(clock.now()) + 3600
@@ -448,11 +499,12 @@ async def test_object_url_unknown_bucket(client: ApiClient) -> None:
 
 
 async def test_presigned_upload_then_download_end_to_end(client: ApiClient, sim: Simulator) -> None:
-    svc = ObjectStorageService(client)
     name = "uploads/2026/ünïcode & spaces?.bin"
     data = bytes(range(256)) * 4
-    before = await svc.get_bucket("us-east-1", "cloudtui-site")
-    put = (await svc.create_object_url("us-east-1", "cloudtui-site", name, "PUT")).url
+    before = await client.call(
+        "object_storage.buckets.view", {"clusterId": "us-east-1", "bucket": "cloudtui-site"}
+    )
+    put = (await object_url(client, "us-east-1", "cloudtui-site", name, "PUT")).url
     assert put is not None
     async with _raw(sim) as http:
         uploaded = await http.put(
@@ -460,14 +512,20 @@ async def test_presigned_upload_then_download_end_to_end(client: ApiClient, sim:
         )
         assert uploaded.status_code == 200
         assert uploaded.headers["etag"] == f'"{hashlib.md5(data).hexdigest()}"'
-        after = await svc.get_bucket("us-east-1", "cloudtui-site")
+        after = await client.call(
+            "object_storage.buckets.view", {"clusterId": "us-east-1", "bucket": "cloudtui-site"}
+        )
         assert after.objects == (before.objects or 0) + 1
         assert after.size == (before.size or 0) + len(data)
-        listing = await svc.list_objects("us-east-1", "cloudtui-site", prefix="uploads/")
+        listing = await client.call(
+            "object_storage.objects.list",
+            {"clusterId": "us-east-1", "bucket": "cloudtui-site"},
+            query={"prefix": "uploads/"},
+        )
         assert [(e.name, e.size, e.etag) for e in listing.data] == [
             (name, len(data), hashlib.md5(data).hexdigest())
         ]
-        get = (await svc.create_object_url("us-east-1", "cloudtui-site", name)).url
+        get = (await object_url(client, "us-east-1", "cloudtui-site", name)).url
         assert get is not None
         downloaded = await http.get(get)
         assert downloaded.status_code == 200 and downloaded.content == data
@@ -475,22 +533,27 @@ async def test_presigned_upload_then_download_end_to_end(client: ApiClient, sim:
         # Uploading again replaces the object in place.
         assert (await http.put(put, content=b"v2")).status_code == 200
         assert (await http.get(get)).content == b"v2"
-        assert (await svc.get_bucket("us-east-1", "cloudtui-site")).objects == after.objects
-        delete = (await svc.create_object_url("us-east-1", "cloudtui-site", name, "DELETE")).url
+        assert (
+            await client.call(
+                "object_storage.buckets.view", {"clusterId": "us-east-1", "bucket": "cloudtui-site"}
+            )
+        ).objects == after.objects
+        delete = (await object_url(client, "us-east-1", "cloudtui-site", name, "DELETE")).url
         assert delete is not None
         assert (await http.delete(delete)).status_code == 204
         gone = await http.get(get)
     assert gone.status_code == 404 and b"NoSuchKey" in gone.content
-    assert (await svc.get_bucket("us-east-1", "cloudtui-site")).size == before.size
+    assert (
+        await client.call(
+            "object_storage.buckets.view", {"clusterId": "us-east-1", "bucket": "cloudtui-site"}
+        )
+    ).size == before.size
 
 
 async def test_presigned_url_expires_on_the_clock(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    svc = ObjectStorageService(client)
-    url = (
-        await svc.create_object_url("us-east-1", "cloudtui-site", "README.txt", expires_in=360)
-    ).url
+    url = (await object_url(client, "us-east-1", "cloudtui-site", "README.txt", expires_in=360)).url
     assert url is not None
     async with _raw(sim) as http:
         clock.advance(360)
@@ -505,8 +568,7 @@ async def test_presigned_url_expires_on_the_clock(
 async def test_presigned_url_refuses_other_methods_and_tampering(
     client: ApiClient, sim: Simulator
 ) -> None:
-    svc = ObjectStorageService(client)
-    url = (await svc.create_object_url("us-east-1", "cloudtui-site", "README.txt")).url
+    url = (await object_url(client, "us-east-1", "cloudtui-site", "README.txt")).url
     assert url is not None
     before = _state(sim)
     async with _raw(sim) as http:
@@ -527,10 +589,9 @@ async def test_presigned_url_refuses_other_methods_and_tampering(
 
 
 async def test_presigned_upload_bound_to_content_type(client: ApiClient, sim: Simulator) -> None:
-    svc = ObjectStorageService(client)
     url = (
-        await svc.create_object_url(
-            "us-east-1", "cloudtui-site", "site/new.css", "PUT", content_type="text/css"
+        await object_url(
+            client, "us-east-1", "cloudtui-site", "site/new.css", "PUT", content_type="text/css"
         )
     ).url
     assert url is not None
@@ -545,10 +606,11 @@ async def test_presigned_upload_bound_to_content_type(client: ApiClient, sim: Si
 
 
 async def test_url_for_removed_bucket_stops_working(client: ApiClient, sim: Simulator) -> None:
-    svc = ObjectStorageService(client)
-    url = (await svc.create_object_url("eu-central-1", "scratch.eu", "x.txt", "PUT")).url
+    url = (await object_url(client, "eu-central-1", "scratch.eu", "x.txt", "PUT")).url
     assert url is not None
-    await svc.remove_bucket("eu-central-1", "scratch.eu")
+    await client.call(
+        "object_storage.buckets.remove", {"clusterId": "eu-central-1", "bucket": "scratch.eu"}
+    )
     async with _raw(sim) as http:
         answer = await http.put(url, content=b"x")
     assert answer.status_code == 404 and b"NoSuchBucket" in answer.content
@@ -583,26 +645,33 @@ async def test_tls_upload_rules(client: ApiClient, sim: Simulator, which: str, f
         "other-key": {"certificate": cert, "private_key": other_key},
     }
     await _bad(client, sim, "object_storage.ssl.upload", SITE, bodies[which], field)
-    assert (await client.call("object_storage.ssl.view", SITE)) == {"ssl": False}
+    assert (await client.call("object_storage.ssl.view", SITE, model=dict)) == {"ssl": False}
 
 
 async def test_tls_accepts_escaped_line_breaks(client: ApiClient) -> None:
     cert, key = make_cert()
     body = {"certificate": cert.replace("\n", "\\n"), "private_key": key.replace("\n", "\\n")}
-    assert await client.call("object_storage.ssl.upload", SITE, body=body) == {"ssl": True}
+    assert await client.call("object_storage.ssl.upload", SITE, body=body, model=dict) == {
+        "ssl": True
+    }
 
 
 async def test_tls_replace_means_delete_then_upload(client: ApiClient, sim: Simulator) -> None:
     cert, key = make_cert()
     await client.call(
-        "object_storage.ssl.upload", SITE, body={"certificate": cert, "private_key": key}
+        "object_storage.ssl.upload",
+        SITE,
+        body={"certificate": cert, "private_key": key},
+        model=dict,
     )
     new_cert, new_key = make_cert("new.example")
     body = {"certificate": new_cert, "private_key": new_key}
     await _bad(client, sim, "object_storage.ssl.upload", SITE, body, "certificate", status=409)
-    await client.call("object_storage.ssl.delete", SITE)
-    assert await client.call("object_storage.ssl.view", SITE) == {"ssl": False}
-    assert await client.call("object_storage.ssl.upload", SITE, body=body) == {"ssl": True}
+    await client.call("object_storage.ssl.delete", SITE, model=dict)
+    assert await client.call("object_storage.ssl.view", SITE, model=dict) == {"ssl": False}
+    assert await client.call("object_storage.ssl.upload", SITE, body=body, model=dict) == {
+        "ssl": True
+    }
     stored = _bucket(sim, "us-east-1", "cloudtui-site")["_ssl"]
     assert (
         x509.load_pem_x509_certificate(stored["certificate"].encode()).subject.rfc4514_string()
@@ -614,24 +683,28 @@ async def test_tls_replace_means_delete_then_upload(client: ApiClient, sim: Simu
 
 
 async def test_secret_key_only_at_creation(client: ApiClient) -> None:
-    made = await client.call("object_storage.keys.create", body={"label": "once"})
+    made = await client.call("object_storage.keys.create", body={"label": "once"}, model=dict)
     assert len(made["secret_key"]) == 40 and len(made["access_key"]) == 20
-    listed = (await client.call("object_storage.keys.list"))["data"]
+    listed = (await client.call("object_storage.keys.list", model=dict))["data"]
     assert all("secret_key" not in k for k in listed)
     assert made["id"] in [k["id"] for k in listed]
 
 
 async def test_bucket_access_omitted_empty_or_listed(client: ApiClient) -> None:
-    unlimited = await client.call("object_storage.keys.create", body={"label": "all"})
+    unlimited = await client.call("object_storage.keys.create", body={"label": "all"}, model=dict)
     assert unlimited["limited"] is False and unlimited["bucket_access"] is None
-    nulled = await client.call("object_storage.keys.create", body={"bucket_access": None})
+    nulled = await client.call(
+        "object_storage.keys.create", body={"bucket_access": None}, model=dict
+    )
     assert nulled["limited"] is False and nulled["label"] == f"key-{nulled['id']}"
     empty = await client.call(
-        "object_storage.keys.create", body={"label": "none", "bucket_access": []}
+        "object_storage.keys.create", body={"label": "none", "bucket_access": []}, model=dict
     )
     assert empty["limited"] is True and empty["bucket_access"] == []
     access = [{"cluster": "eu-central-1", "bucket_name": "eu-logs", "permissions": "read_only"}]
-    limited = await client.call("object_storage.keys.create", body={"bucket_access": access})
+    limited = await client.call(
+        "object_storage.keys.create", body={"bucket_access": access}, model=dict
+    )
     assert limited["limited"] is True
     assert limited["bucket_access"] == [
         {"bucket_name": "eu-logs", "cluster": "eu-central-1", "permissions": "read_only"}
@@ -719,16 +792,18 @@ async def test_revoke_unknown_key(client: ApiClient, sim: Simulator) -> None:
 async def test_cancel_removes_buckets_objects_and_keys_only_of_the_account(
     client: ApiClient, sim: Simulator
 ) -> None:
-    await client.call("object_storage.cancel")
+    await client.call("object_storage.cancel", model=dict)
     buckets = sim.store.rows("object_storage.buckets")
     assert [b["label"] for b in buckets] == ["public-assets"]  # another account's bucket stays
     assert sim.store.rows("object_storage.objects") == []
     assert sim.store.rows("object_storage.keys") == []
-    assert (await client.call("object_storage.buckets.list"))["results"] == 0
+    assert (await client.call("object_storage.buckets.list", model=dict))["results"] == 0
     # Nothing left to cancel is not an error; the service can be used again afterwards.
-    await client.call("object_storage.cancel")
+    await client.call("object_storage.cancel", model=dict)
     made = await client.call(
-        "object_storage.buckets.create", body={"label": "fresh-start", "cluster": "us-east-1"}
+        "object_storage.buckets.create",
+        body={"label": "fresh-start", "cluster": "us-east-1"},
+        model=dict,
     )
     assert made["objects"] == 0
 
@@ -736,9 +811,8 @@ async def test_cancel_removes_buckets_objects_and_keys_only_of_the_account(
 async def test_uploaded_bytes_and_urls_survive_a_saved_state(
     client: ApiClient, sim: Simulator, clock: VirtualClock, tmp_path: Any
 ) -> None:
-    svc = ObjectStorageService(client)
-    put = (await svc.create_object_url("eu-central-1", "scratch.eu", "keep/me.bin", "PUT")).url
-    get = (await svc.create_object_url("eu-central-1", "scratch.eu", "keep/me.bin")).url
+    put = (await object_url(client, "eu-central-1", "scratch.eu", "keep/me.bin", "PUT")).url
+    get = (await object_url(client, "eu-central-1", "scratch.eu", "keep/me.bin")).url
     assert put is not None and get is not None
     async with _raw(sim) as http:
         assert (await http.put(put, content=b"\x00\xffpersist")).status_code == 200

@@ -14,7 +14,6 @@ from pydantic import ValidationError
 from tests.simulator.rules import refused as _refused
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
-from tui.api.services.profile import ProfileService
 from tui.models.profile import PhoneCodeSend, ProfileUpdate
 from tui.simulator import Simulator, VirtualClock
 from tui.simulator.auth import DEMO_TOKENS, TokenInfo
@@ -49,9 +48,9 @@ def _code(sim: Simulator, user: str = "demo") -> str:
 async def test_profile_view_works_with_any_valid_token(
     client_for: Callable[..., ApiClient],
 ) -> None:
-    readonly = await client_for("readonly").call("profile.view")
+    readonly = await client_for("readonly").call("profile.view", model=dict)
     assert readonly["username"] == "demo"
-    restricted = await client_for("restricted").call("profile.view")
+    restricted = await client_for("restricted").call("profile.view", model=dict)
     assert restricted["username"] == "ops-restricted"
     await _refused(client_for("anonymous"), "profile.view", status=401)
 
@@ -67,17 +66,17 @@ async def test_readonly_oauth_token_cannot_update(
 async def test_restricted_reflects_the_user(
     client: ApiClient, client_for: Callable[..., ApiClient]
 ) -> None:
-    assert (await client.call("profile.view"))["restricted"] is False
-    assert (await client_for("restricted").call("profile.view"))["restricted"] is True
+    assert (await client.call("profile.view", model=dict))["restricted"] is False
+    assert (await client_for("restricted").call("profile.view", model=dict))["restricted"] is True
 
 
 async def test_profiles_are_per_user(
     client: ApiClient, client_for: Callable[..., ApiClient]
 ) -> None:
     ops = client_for("restricted")
-    await ops.call("profile.update", body={"timezone": "Asia/Singapore"})
-    assert (await ops.call("profile.view"))["timezone"] == "Asia/Singapore"
-    assert (await client.call("profile.view"))["timezone"] == "Europe/Berlin"
+    await ops.call("profile.update", body={"timezone": "Asia/Singapore"}, model=dict)
+    assert (await ops.call("profile.view", model=dict))["timezone"] == "Asia/Singapore"
+    assert (await client.call("profile.view", model=dict))["timezone"] == "Europe/Berlin"
 
 
 # -- update validation ----------------------------------------------------------------------
@@ -87,17 +86,17 @@ async def test_ip_whitelist_cannot_be_enabled(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     ops = client_for("restricted")
-    assert (await ops.call("profile.view"))["ip_whitelist_enabled"] is False
+    assert (await ops.call("profile.view", model=dict))["ip_whitelist_enabled"] is False
     await _bad_update(ops, sim, {"ip_whitelist_enabled": True}, "ip_whitelist_enabled")
 
 
 async def test_ip_whitelist_once_disabled_is_never_re_enabled(
     client: ApiClient, sim: Simulator
 ) -> None:
-    assert (await client.call("profile.view"))["ip_whitelist_enabled"] is True
+    assert (await client.call("profile.view", model=dict))["ip_whitelist_enabled"] is True
     # Sending the current value is not enabling it.
-    await client.call("profile.update", body={"ip_whitelist_enabled": True})
-    disabled = await client.call("profile.update", body={"ip_whitelist_enabled": False})
+    await client.call("profile.update", body={"ip_whitelist_enabled": True}, model=dict)
+    disabled = await client.call("profile.update", body={"ip_whitelist_enabled": False}, model=dict)
     assert disabled["ip_whitelist_enabled"] is False
     await _bad_update(client, sim, {"ip_whitelist_enabled": True}, "ip_whitelist_enabled")
 
@@ -105,7 +104,7 @@ async def test_ip_whitelist_once_disabled_is_never_re_enabled(
 async def test_shell_auth_method_choices(client: ApiClient, sim: Simulator) -> None:
     await _bad_update(client, sim, {"shell_auth_method": "password_only"}, "shell_auth_method")
     for method in ("keys_only", "disabled", "password_keys"):
-        answer = await client.call("profile.update", body={"shell_auth_method": method})
+        answer = await client.call("profile.update", body={"shell_auth_method": method}, model=dict)
         assert answer["shell_auth_method"] == method
 
 
@@ -118,7 +117,7 @@ async def test_bad_field_changes_nothing_even_beside_good_ones(
     client: ApiClient, sim: Simulator
 ) -> None:
     await _bad_update(client, sim, {"timezone": "Asia/Tokyo", "email": "nope"}, "email")
-    assert (await client.call("profile.view"))["timezone"] == "Europe/Berlin"
+    assert (await client.call("profile.view", model=dict))["timezone"] == "Europe/Berlin"
 
 
 @pytest.mark.parametrize(
@@ -144,7 +143,9 @@ async def test_restricted_user_cannot_lift_own_restriction(
 ) -> None:
     ops = client_for("restricted")
     await _bad_update(ops, sim, {"restricted": False}, "restricted")
-    assert (await ops.call("profile.update", body={"restricted": True}))["restricted"] is True
+    assert (await ops.call("profile.update", body={"restricted": True}, model=dict))[
+        "restricted"
+    ] is True
 
 
 def test_client_models_refuse_what_the_server_refuses() -> None:
@@ -170,21 +171,21 @@ async def test_referrals_shown_to_every_user_after_25_usd(
 ) -> None:
     ops = client_for("restricted")
     sim.store.meta["profile.payments_total_cents"] = 2500
-    demo_view = await client.call("profile.view")
-    ops_view = await ops.call("profile.view")
+    demo_view = await client.call("profile.view", model=dict)
+    ops_view = await ops.call("profile.view", model=dict)
     assert demo_view["referrals"]["code"] == "demo4101x"
     assert ops_view["referrals"] == demo_view["referrals"]
     sim.store.meta["profile.payments_total_cents"] = 2499
-    assert "referrals" not in await client.call("profile.view")
-    assert "referrals" not in await ops.call("profile.view")
-    assert (await ProfileService(client).get()).referrals is None
+    assert "referrals" not in await client.call("profile.view", model=dict)
+    assert "referrals" not in await ops.call("profile.view", model=dict)
+    assert (await client.call("profile.view")).referrals is None
 
 
 async def test_referrals_absent_when_no_payment_is_recorded(
     client: ApiClient, sim: Simulator
 ) -> None:
     del sim.store.meta["profile.payments_total_cents"]
-    assert "referrals" not in await client.call("profile.view")
+    assert "referrals" not in await client.call("profile.view", model=dict)
 
 
 # -- apps and devices -----------------------------------------------------------------------
@@ -194,8 +195,8 @@ async def test_apps_are_per_user(
     client: ApiClient, client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     ops = client_for("restricted")
-    mine = (await client.call("profile.apps.list"))["data"]
-    theirs = (await ops.call("profile.apps.list"))["data"]
+    mine = (await client.call("profile.apps.list", model=dict))["data"]
+    theirs = (await ops.call("profile.apps.list", model=dict))["data"]
     assert [a["label"] for a in theirs] == ["Pager Bridge"]
     before = _state(sim)
     await _refused(ops, "profile.apps.view", {"appId": mine[0]["id"]}, status=404)
@@ -209,7 +210,7 @@ async def test_apps_need_account_scope(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     readonly = client_for("readonly")
-    apps = (await readonly.call("profile.apps.list"))["data"]
+    apps = (await readonly.call("profile.apps.list", model=dict))["data"]
     before = _state(sim)
     await _refused(readonly, "profile.apps.revoke", {"appId": apps[0]["id"]}, status=403)
     await _refused(readonly, "profile.devices.revoke", {"deviceId": 5200}, status=403)
@@ -223,19 +224,19 @@ async def test_ended_device_sessions_are_not_listed(
     ended = next(
         d for d in devices if d["_user"] == "demo" and parse_iso(d["expiry"]) <= clock.now()
     )
-    listed = (await client.call("profile.devices.list"))["data"]
+    listed = (await client.call("profile.devices.list", model=dict))["data"]
     assert ended["id"] not in [d["id"] for d in listed]
     await _refused(client, "profile.devices.view", {"deviceId": ended["id"]}, status=404)
     await _refused(client, "profile.devices.revoke", {"deviceId": ended["id"]}, status=404)
     soonest = min(parse_iso(d["expiry"]) for d in listed)
     clock.advance(soonest - clock.now() + 1)
-    assert len((await client.call("profile.devices.list"))["data"]) == len(listed) - 1
+    assert len((await client.call("profile.devices.list", model=dict))["data"]) == len(listed) - 1
 
 
 async def test_devices_are_per_user(
     client: ApiClient, client_for: Callable[..., ApiClient]
 ) -> None:
-    theirs = (await client_for("restricted").call("profile.devices.list"))["data"]
+    theirs = (await client_for("restricted").call("profile.devices.list", model=dict))["data"]
     assert len(theirs) == 1
     await _refused(client, "profile.devices.view", {"deviceId": theirs[0]["id"]}, status=404)
 
@@ -259,7 +260,7 @@ async def test_grants_object_for_restricted_user(
     sim.store.table("users")["ops-restricted"]["grants"]["compute"] = [
         {"id": 123, "label": "web-[prod]-1", "permissions": "read_only"}
     ]
-    grants = await client_for("restricted").call("profile.grants")
+    grants = await client_for("restricted").call("profile.grants", model=dict)
     for kind in ("domain", "image", "compute", "metrics", "loadbalancer", "deployscript", "volume"):
         assert isinstance(grants[kind], list)
     assert grants["compute"] == [{"id": 123, "label": "web-[prod]-1", "permissions": "read_only"}]
@@ -291,11 +292,11 @@ async def test_logins_only_last_90_days(
     recent = [e for e in own if parse_iso(e["datetime"]) >= now - 90 * DAY]
     old = [e for e in own if parse_iso(e["datetime"]) < now - 90 * DAY]
     assert recent and old
-    listed = await client.call("profile.logins.list")
+    listed = await client.call("profile.logins.list", model=dict)
     assert listed["results"] == len(recent)
     await _refused(client, "profile.logins.view", {"loginId": old[0]["id"]}, status=404)
     clock.advance(30 * DAY)
-    later = await client.call("profile.logins.list")
+    later = await client.call("profile.logins.list", model=dict)
     still = [e for e in own if parse_iso(e["datetime"]) >= now + 30 * DAY - 90 * DAY]
     assert later["results"] == len(still) < len(recent)
 
@@ -304,7 +305,7 @@ async def test_logins_are_the_users_own(
     client: ApiClient, client_for: Callable[..., ApiClient]
 ) -> None:
     ops = client_for("restricted")
-    theirs = (await ops.call("profile.logins.list"))["data"]
+    theirs = (await ops.call("profile.logins.list", model=dict))["data"]
     assert theirs and all(e["username"] == "ops-restricted" and e["restricted"] for e in theirs)
     await _refused(client, "profile.logins.view", {"loginId": theirs[0]["id"]}, status=404)
 
@@ -351,13 +352,15 @@ async def test_send_refused_while_a_verified_number_is_set(
 async def test_change_number_by_delete_then_send_and_verify(
     client: ApiClient, sim: Simulator
 ) -> None:
-    await client.call("profile.phone.delete")
-    assert (await client.call("profile.view"))["verified_phone_number"] is None
-    await client.call("profile.phone.send", body={"iso_code": "gb", "phone_number": "07700 900123"})
+    await client.call("profile.phone.delete", model=dict)
+    assert (await client.call("profile.view", model=dict))["verified_phone_number"] is None
+    await client.call(
+        "profile.phone.send", body={"iso_code": "gb", "phone_number": "07700 900123"}, model=dict
+    )
     sms = sim.store.meta["profile.sms_outbox"][-1]
     assert sms["to"] == "07700900123" and _code(sim) in sms["text"]
-    await client.call("profile.phone.verify", body={"otp_code": _code(sim)})
-    assert (await client.call("profile.view"))["verified_phone_number"] == "07700900123"
+    await client.call("profile.phone.verify", body={"otp_code": _code(sim)}, model=dict)
+    assert (await client.call("profile.view", model=dict))["verified_phone_number"] == "07700900123"
     assert "demo" not in sim.store.meta["profile.phone_codes"]
 
 
@@ -366,15 +369,15 @@ async def test_resend_before_expiry_keeps_the_code(
 ) -> None:
     ops = client_for("restricted")
     body = {"iso_code": "US", "phone_number": "+1 555 010 0123"}
-    await ops.call("profile.phone.send", body=body)
+    await ops.call("profile.phone.send", body=body, model=dict)
     first = dict(sim.store.meta["profile.phone_codes"]["ops-restricted"])
     clock.advance(9 * 60)
-    await ops.call("profile.phone.send", body=body)
+    await ops.call("profile.phone.send", body=body, model=dict)
     again = sim.store.meta["profile.phone_codes"]["ops-restricted"]
     assert again["code"] == first["code"] and again["expires"] == first["expires"]
     assert len(sim.store.meta["profile.sms_outbox"]) == 2
     clock.advance(61)
-    await ops.call("profile.phone.send", body=body)
+    await ops.call("profile.phone.send", body=body, model=dict)
     renewed = sim.store.meta["profile.phone_codes"]["ops-restricted"]
     assert renewed["expires"] == clock.now() + 600
 
@@ -383,31 +386,39 @@ async def test_code_expires_after_10_minutes(
     client_for: Callable[..., ApiClient], sim: Simulator, clock: VirtualClock
 ) -> None:
     ops = client_for("restricted")
-    await ops.call("profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"})
+    await ops.call(
+        "profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"}, model=dict
+    )
     code = _code(sim, "ops-restricted")
     clock.advance(600)
     before = _state(sim)
     err = await _refused(ops, "profile.phone.verify", body={"otp_code": code})
     assert "otp_code" in err.field_errors() and "expired" in err.reasons
     assert _state(sim) == before
-    assert (await ops.call("profile.view"))["verified_phone_number"] is None
+    assert (await ops.call("profile.view", model=dict))["verified_phone_number"] is None
 
 
 async def test_code_verifies_just_before_expiry(
     client_for: Callable[..., ApiClient], sim: Simulator, clock: VirtualClock
 ) -> None:
     ops = client_for("restricted")
-    await ops.call("profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"})
+    await ops.call(
+        "profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"}, model=dict
+    )
     clock.advance(599)
-    await ops.call("profile.phone.verify", body={"otp_code": _code(sim, "ops-restricted")})
-    assert (await ops.call("profile.view"))["verified_phone_number"] == "+15550100123"
+    await ops.call(
+        "profile.phone.verify", body={"otp_code": _code(sim, "ops-restricted")}, model=dict
+    )
+    assert (await ops.call("profile.view", model=dict))["verified_phone_number"] == "+15550100123"
 
 
 async def test_wrong_code_refused_then_right_code_accepted(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     ops = client_for("restricted")
-    await ops.call("profile.phone.send", body={"iso_code": "DE", "phone_number": "+49 30 1234567"})
+    await ops.call(
+        "profile.phone.send", body={"iso_code": "DE", "phone_number": "+49 30 1234567"}, model=dict
+    )
     code = _code(sim, "ops-restricted")
     wrong = "000000" if code != "000000" else "111111"
     before = _state(sim)
@@ -415,22 +426,24 @@ async def test_wrong_code_refused_then_right_code_accepted(
         err = await _refused(ops, "profile.phone.verify", body={"otp_code": bad})
         assert "otp_code" in err.field_errors()
     assert _state(sim) == before
-    await ops.call("profile.phone.verify", body={"otp_code": code})
-    assert (await ops.call("profile.view"))["verified_phone_number"] == "+49301234567"
+    await ops.call("profile.phone.verify", body={"otp_code": code}, model=dict)
+    assert (await ops.call("profile.view", model=dict))["verified_phone_number"] == "+49301234567"
 
 
 async def test_only_the_requesting_user_may_verify(
     client: ApiClient, client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     ops = client_for("restricted")
-    await ops.call("profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"})
+    await ops.call(
+        "profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"}, model=dict
+    )
     code = _code(sim, "ops-restricted")
-    await client.call("profile.phone.delete")
+    await client.call("profile.phone.delete", model=dict)
     before = _state(sim)
     err = await _refused(client, "profile.phone.verify", body={"otp_code": code})
     assert "otp_code" in err.field_errors()
     assert _state(sim) == before
-    assert (await client.call("profile.view"))["verified_phone_number"] is None
+    assert (await client.call("profile.view", model=dict))["verified_phone_number"] is None
 
 
 async def test_verify_needs_a_code(client: ApiClient, sim: Simulator) -> None:
@@ -446,9 +459,11 @@ async def test_delete_also_drops_a_pending_code(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     ops = client_for("restricted")
-    await ops.call("profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"})
+    await ops.call(
+        "profile.phone.send", body={"iso_code": "US", "phone_number": "+15550100123"}, model=dict
+    )
     code = _code(sim, "ops-restricted")
-    await ops.call("profile.phone.delete")
+    await ops.call("profile.phone.delete", model=dict)
     await _refused(ops, "profile.phone.verify", body={"otp_code": code})
 
 
@@ -466,21 +481,21 @@ async def test_preferences_are_per_oauth_client(
         "http://sim.local/v4", "other-app-token", transport=sim.transport(), allow_insecure=True
     )
     try:
-        assert await other.call("profile.preferences.view") == {}
-        await other.call("profile.preferences.update", body={"layout": "wide"})
-        assert await other.call("profile.preferences.view") == {"layout": "wide"}
+        assert await other.call("profile.preferences.view", model=dict) == {}
+        await other.call("profile.preferences.update", body={"layout": "wide"}, model=dict)
+        assert await other.call("profile.preferences.view", model=dict) == {"layout": "wide"}
     finally:
         await other.aclose()
-    assert await client.call("profile.preferences.view") == {"theme": "textual-dark"}
-    dashboard = await client_for("readonly").call("profile.preferences.view")
+    assert await client.call("profile.preferences.view", model=dict) == {"theme": "textual-dark"}
+    dashboard = await client_for("readonly").call("profile.preferences.view", model=dict)
     assert dashboard["refresh_seconds"] == 30
-    assert await client_for("restricted").call("profile.preferences.view") == {}
+    assert await client_for("restricted").call("profile.preferences.view", model=dict) == {}
 
 
 async def test_preferences_update_keeps_arbitrary_json(client: ApiClient) -> None:
     body = {"_private": 1, "nested": {"list": [1, None, "é"]}, "flag": False}
-    assert await client.call("profile.preferences.update", body=body) == body
-    assert await client.call("profile.preferences.view") == body
+    assert await client.call("profile.preferences.update", body=body, model=dict) == body
+    assert await client.call("profile.preferences.view", model=dict) == body
 
 
 @pytest.mark.parametrize("body", [[1, 2], "text", 5, True])

@@ -63,11 +63,11 @@ def volume_id(sim: Simulator) -> int:
 
 
 async def labels(api: ApiClient) -> list[str]:
-    return [t["label"] for t in (await api.call("tags.list"))["data"]]
+    return [t["label"] for t in (await api.call("tags.list", model=dict))["data"]]
 
 
 async def objects_of(api: ApiClient, label: str) -> list[tuple[str, Any]]:
-    data = (await api.call("tags.objects", {"label": label}))["data"]
+    data = (await api.call("tags.objects", {"label": label}, model=dict))["data"]
     return [(o["type"], o["data"]["id"]) for o in data]
 
 
@@ -123,8 +123,10 @@ async def test_create_rules(
 
 
 async def test_label_limits_at_their_edges(client: ApiClient) -> None:
-    assert (await client.call("tags.create", body={"label": "abc"}))["label"] == "abc"
-    assert (await client.call("tags.create", body={"label": "é" * 50}))["label"] == "é" * 50
+    assert (await client.call("tags.create", body={"label": "abc"}, model=dict))["label"] == "abc"
+    assert (await client.call("tags.create", body={"label": "é" * 50}, model=dict))[
+        "label"
+    ] == "é" * 50
 
 
 async def test_one_unknown_id_creates_and_tags_nothing(sim: Simulator, client: ApiClient) -> None:
@@ -173,6 +175,7 @@ async def test_create_tags_every_listed_object_once(sim: Simulator, client: ApiC
             "volumes": [vid],
             "loadbalancers": [BALANCER_ID],
         },
+        model=dict,
     )
     assert made == {"label": "Alpha"}
     a = sim.store.get("compute.instances", INSTANCE_A)
@@ -196,7 +199,7 @@ async def test_create_tags_every_listed_object_once(sim: Simulator, client: ApiC
 async def test_list_is_sorted_union_of_explicit_and_object_tags(
     sim: Simulator, client: ApiClient
 ) -> None:
-    await client.call("tags.create", body={"label": "zeta-explicit"})
+    await client.call("tags.create", body={"label": "zeta-explicit"}, model=dict)
     got = await labels(client)
     expected: set[str] = {"zeta-explicit", "Alpha", "beta", "hidden-one"}
     for table in TABLES:
@@ -215,11 +218,12 @@ async def test_tag_set_on_an_instance_appears(sim: Simulator, client: ApiClient)
     )
     if "compute.instances.update" in sim_registry.HANDLERS and seeded:
         iid = seeded[0]["id"]
-        view = await client.call("compute.instances.view", {"computeId": iid})
+        view = await client.call("compute.instances.view", {"computeId": iid}, model=dict)
         await client.call(
             "compute.instances.update",
             {"computeId": iid},
             body={"tags": [*view.get("tags", []), "set-on-instance"]},
+            model=dict,
         )
     else:
         # The compute area is not there yet: set the tag on the record as its update would.
@@ -233,9 +237,12 @@ async def test_tag_set_on_an_instance_appears(sim: Simulator, client: ApiClient)
 
 async def test_tag_set_through_a_volume_update_appears(sim: Simulator, client: ApiClient) -> None:
     vid = volume_id(sim)
-    view = await client.call("volumes.view", {"volumeId": vid})
+    view = await client.call("volumes.view", {"volumeId": vid}, model=dict)
     await client.call(
-        "volumes.update", {"volumeId": vid}, body={"tags": [*view["tags"], "via-volume"]}
+        "volumes.update",
+        {"volumeId": vid},
+        body={"tags": [*view["tags"], "via-volume"]},
+        model=dict,
     )
     assert "via-volume" in await labels(client)
     assert await objects_of(client, "via-volume") == [("volume", vid)]
@@ -248,15 +255,19 @@ async def test_missing_tables_count_as_empty(sim: Simulator, client: ApiClient) 
         (r["label"] for r in sim.store.rows("tags.tags")), key=lambda t: (t.casefold(), t)
     )
     await refused(client, "tags.create", body={"label": "lonely", "computes": [INSTANCE_A]})
-    assert (await client.call("tags.create", body={"label": "lonely"}))["label"] == "lonely"
+    assert (await client.call("tags.create", body={"label": "lonely"}, model=dict))[
+        "label"
+    ] == "lonely"
     assert await objects_of(client, "lonely") == []
 
 
 async def test_page_size_bounds(client: ApiClient) -> None:
     with pytest.raises(ApiError) as info:
-        await client.call("tags.list", query={"page_size": 10})
+        await client.call("tags.list", query={"page_size": 10}, model=dict)
     assert info.value.status == 400 and "page_size" in info.value.field_errors()
-    page = await client.call("tags.objects", {"label": "Alpha"}, query={"page_size": 25})
+    page = await client.call(
+        "tags.objects", {"label": "Alpha"}, query={"page_size": 25}, model=dict
+    )
     assert page["results"] == 1
 
 
@@ -273,11 +284,12 @@ async def test_delete_removes_the_tag_everywhere(sim: Simulator, client: ApiClie
             "domains": [DOMAIN_ID],
             "volumes": [vid],
         },
+        model=dict,
     )
     record = sim.store.get("loadbalancers.balancers", BALANCER_ID)
     assert record is not None
     record["tags"] = ["doomed", "keep-me"]
-    assert await client.call("tags.delete", {"label": "doomed"}) == {}
+    assert await client.call("tags.delete", {"label": "doomed"}, model=dict) == {}
     for table in TABLES:
         for row in sim.store.rows(table):
             assert "doomed" not in (row.get("tags") or [])
@@ -288,7 +300,7 @@ async def test_delete_removes_the_tag_everywhere(sim: Simulator, client: ApiClie
 
 
 async def test_delete_of_a_tag_living_only_on_objects(sim: Simulator, client: ApiClient) -> None:
-    assert await client.call("tags.delete", {"label": "beta"}) == {}
+    assert await client.call("tags.delete", {"label": "beta"}, model=dict) == {}
     domain = sim.store.get("domains.domains", DOMAIN_ID)
     assert domain is not None and domain["tags"] == []
 
@@ -302,8 +314,9 @@ async def test_objects_are_a_mixed_collection_of_public_fields(
     await client.call(
         "tags.create",
         body={"label": "mixed", "loadbalancers": [BALANCER_ID], "domains": [DOMAIN_ID]},
+        model=dict,
     )
-    data = (await client.call("tags.objects", {"label": "mixed"}))["data"]
+    data = (await client.call("tags.objects", {"label": "mixed"}, model=dict))["data"]
     assert [o["type"] for o in data] == ["domain", "loadbalancer"]
     assert data[0]["data"]["domain"] == "rules.example"
     assert data[1]["data"] == {"id": BALANCER_ID, "label": "rules-lb", "tags": ["mixed"]}
@@ -323,7 +336,9 @@ async def test_explicit_tag_without_objects_lists_nothing(client: ApiClient) -> 
 async def test_restricted_user_sees_only_readable_objects(
     sim: Simulator, client: ApiClient, client_for: Callable[..., ApiClient]
 ) -> None:
-    await client.call("tags.create", body={"label": "shared", "computes": [INSTANCE_A, INSTANCE_B]})
+    await client.call(
+        "tags.create", body={"label": "shared", "computes": [INSTANCE_A, INSTANCE_B]}, model=dict
+    )
     grant_restricted(sim.store, "compute", INSTANCE_A, "tag-a", "read_only")
     api = client_for("restricted")
     seen = await labels(api)

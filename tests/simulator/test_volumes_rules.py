@@ -115,7 +115,7 @@ async def test_anonymous_and_unscoped_tokens_refused(
 ) -> None:
     await _refused(client_for("anonymous"), "volumes.list", status=401)
     readonly = client_for("readonly")
-    assert (await readonly.call("volumes.list"))["results"] == len(
+    assert (await readonly.call("volumes.list", model=dict))["results"] == len(
         sim.store.rows("volumes.volumes")
     )
     before = _state(sim)
@@ -126,9 +126,9 @@ async def test_anonymous_and_unscoped_tokens_refused(
 async def test_page_size_bounds(client: ApiClient) -> None:
     for size in (24, 101):
         with pytest.raises(ApiError) as info:
-            await client.call("volumes.list", query={"page_size": size})
+            await client.call("volumes.list", query={"page_size": size}, model=dict)
         assert info.value.status == 400 and "page_size" in info.value.field_errors()
-    ok = await client.call("volumes.list", query={"page_size": 25})
+    ok = await client.call("volumes.list", query={"page_size": 25}, model=dict)
     assert ok["page"] == 1
 
 
@@ -147,7 +147,9 @@ async def test_create_label_rules(client: ApiClient, sim: Simulator, label: str 
 
 
 async def test_create_label_allows_letters_of_any_script(client: ApiClient, sim: Simulator) -> None:
-    made = await client.call("volumes.create", body={"label": "Zürich_data-1", "region": "us-east"})
+    made = await client.call(
+        "volumes.create", body={"label": "Zürich_data-1", "region": "us-east"}, model=dict
+    )
     assert made["filesystem_path"] == PATH_PREFIX + "Zürich_data-1"
     assert made["label"] == "Zürich_data-1"
 
@@ -165,10 +167,12 @@ async def test_create_size_bounds(client: ApiClient, sim: Simulator, size: Any) 
 
 
 async def test_create_size_defaults_to_20(client: ApiClient) -> None:
-    made = await client.call("volumes.create", body={"label": "dflt", "region": "us-east"})
+    made = await client.call(
+        "volumes.create", body={"label": "dflt", "region": "us-east"}, model=dict
+    )
     assert made["size"] == 20
     edge = await client.call(
-        "volumes.create", body={"label": "big", "region": "us-east", "size": 10240}
+        "volumes.create", body={"label": "big", "region": "us-east", "size": 10240}, model=dict
     )
     assert edge["size"] == 10240
 
@@ -183,7 +187,9 @@ async def test_create_with_compute_id_takes_instance_region(
     client: ApiClient, sim: Simulator
 ) -> None:
     add_instance(sim, 990001, region="eu-west")
-    made = await client.call("volumes.create", body={"label": "att", "compute_id": 990001})
+    made = await client.call(
+        "volumes.create", body={"label": "att", "compute_id": 990001}, model=dict
+    )
     assert made["region"] == "eu-west"
     assert made["compute_id"] == 990001 and made["compute_label"] == "test-990001"
     await _bad(
@@ -219,7 +225,9 @@ async def test_create_config_id_only_with_compute_id_and_of_that_instance(
         "config_id",
     )
     made = await client.call(
-        "volumes.create", body={"label": "v", "compute_id": 990002, "config_id": mine[0]}
+        "volumes.create",
+        body={"label": "v", "compute_id": 990002, "config_id": mine[0]},
+        model=dict,
     )
     assert _rec(sim, "volumes.volumes", made["id"])["_config_id"] == mine[0]
 
@@ -228,16 +236,22 @@ async def test_create_joins_only_config_then_last_used_then_errors(
     client: ApiClient, sim: Simulator
 ) -> None:
     _, only = add_instance(sim, 990004, configs=1)
-    made = await client.call("volumes.create", body={"label": "one", "compute_id": 990004})
+    made = await client.call(
+        "volumes.create", body={"label": "one", "compute_id": 990004}, model=dict
+    )
     assert _rec(sim, "volumes.volumes", made["id"])["_config_id"] == only[0]
 
     _, several = add_instance(sim, 990005, configs=3)
     _rec(sim, "compute.instances", 990005)["_last_booted_config"] = several[0]
-    made = await client.call("volumes.create", body={"label": "booted", "compute_id": 990005})
+    made = await client.call(
+        "volumes.create", body={"label": "booted", "compute_id": 990005}, model=dict
+    )
     assert _rec(sim, "volumes.volumes", made["id"])["_config_id"] == several[0]
 
     _, newest = add_instance(sim, 990006, configs=3)
-    made = await client.call("volumes.create", body={"label": "recent", "compute_id": 990006})
+    made = await client.call(
+        "volumes.create", body={"label": "recent", "compute_id": 990006}, model=dict
+    )
     # No boot recorded: the most recently updated profile is the last used one.
     assert _rec(sim, "volumes.volumes", made["id"])["_config_id"] == newest[2]
 
@@ -250,13 +264,19 @@ async def test_create_joins_only_config_then_last_used_then_errors(
 async def test_create_is_creating_then_active(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    made = await client.call("volumes.create", body={"label": "fresh", "region": "us-west"})
+    made = await client.call(
+        "volumes.create", body={"label": "fresh", "region": "us-west"}, model=dict
+    )
     assert made["status"] == "creating"
     assert made["hardware_type"] == "nvme" and made["created"] and made["updated"]
     clock.advance(CREATE_DELAY - 1)
-    assert (await client.call("volumes.view", {"volumeId": made["id"]}))["status"] == "creating"
+    assert (await client.call("volumes.view", {"volumeId": made["id"]}, model=dict))[
+        "status"
+    ] == "creating"
     clock.advance(1)
-    assert (await client.call("volumes.view", {"volumeId": made["id"]}))["status"] == "active"
+    assert (await client.call("volumes.view", {"volumeId": made["id"]}, model=dict))[
+        "status"
+    ] == "active"
 
 
 async def test_create_restricted_needs_add_volumes_and_no_tags(
@@ -272,10 +292,14 @@ async def test_create_restricted_needs_add_volumes_and_no_tags(
         "tags",
         status=403,
     )
-    made = await restricted.call("volumes.create", body={"label": "mine", "region": "us-east"})
+    made = await restricted.call(
+        "volumes.create", body={"label": "mine", "region": "us-east"}, model=dict
+    )
     grants = _rec(sim, "users", "ops-restricted")["grants"]["volume"]
     assert {"id": made["id"], "label": "mine", "permissions": "read_write"} in grants
-    assert (await restricted.call("volumes.view", {"volumeId": made["id"]}))["label"] == "mine"
+    assert (await restricted.call("volumes.view", {"volumeId": made["id"]}, model=dict))[
+        "label"
+    ] == "mine"
     _rec(sim, "users", "ops-restricted")["grants"]["global"]["add_volumes"] = False
     before = _state(sim)
     await _refused(
@@ -314,7 +338,7 @@ async def test_restricted_sees_only_granted_volumes(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     restricted = client_for("restricted")
-    labels = {v["label"] for v in (await restricted.call("volumes.list"))["data"]}
+    labels = {v["label"] for v in (await restricted.call("volumes.list", model=dict))["data"]}
     assert labels == {"backup-scratch", "pg-data"}
     await _refused(restricted, "volumes.view", {"volumeId": vol_id(sim, "café-media")}, status=404)
 
@@ -326,9 +350,11 @@ async def test_view_unknown_and_non_integer_ids(client: ApiClient) -> None:
 
 async def test_volume_of_deleted_instance_shows_free(client: ApiClient, sim: Simulator) -> None:
     add_instance(sim, 990009)
-    made = await client.call("volumes.create", body={"label": "orphan", "compute_id": 990009})
+    made = await client.call(
+        "volumes.create", body={"label": "orphan", "compute_id": 990009}, model=dict
+    )
     sim.store.delete("compute.instances", 990009)
-    view = await client.call("volumes.view", {"volumeId": made["id"]})
+    view = await client.call("volumes.view", {"volumeId": made["id"]}, model=dict)
     assert view["compute_id"] is None and view["compute_label"] is None
 
 
@@ -338,7 +364,10 @@ async def test_volume_of_deleted_instance_shows_free(client: ApiClient, sim: Sim
 async def test_update_label_and_tags(client: ApiClient, sim: Simulator) -> None:
     vid = vol_id(sim, "backup-scratch")
     out = await client.call(
-        "volumes.update", {"volumeId": vid}, body={"label": "scratch_2", "tags": ["b", "a"]}
+        "volumes.update",
+        {"volumeId": vid},
+        body={"label": "scratch_2", "tags": ["b", "a"]},
+        model=dict,
     )
     assert out["label"] == "scratch_2" and out["tags"] == ["b", "a"]
     assert out["filesystem_path"] == PATH_PREFIX + "scratch_2"
@@ -358,7 +387,9 @@ async def test_update_restricted_rules(
         restricted, sim, "volumes.update", {"volumeId": rw}, {"tags": ["new"]}, "tags", status=403
     )
     assert _state(sim) == before
-    out = await restricted.call("volumes.update", {"volumeId": rw}, body={"label": "renamed"})
+    out = await restricted.call(
+        "volumes.update", {"volumeId": rw}, body={"label": "renamed"}, model=dict
+    )
     assert out["label"] == "renamed"
 
 
@@ -367,7 +398,7 @@ async def test_update_restricted_rules(
 
 async def test_delete_is_irreversible_and_drops_grants(client: ApiClient, sim: Simulator) -> None:
     vid = vol_id(sim, "backup-scratch")
-    await client.call("volumes.delete", {"volumeId": vid})
+    await client.call("volumes.delete", {"volumeId": vid}, model=dict)
     await _refused(client, "volumes.view", {"volumeId": vid}, status=404)
     grants = _rec(sim, "users", "ops-restricted")["grants"]["volume"]
     assert all(g["id"] != vid for g in grants)
@@ -418,7 +449,9 @@ async def test_attach_defaults_to_last_booted_config_and_persists(
     _, configs = add_instance(sim, 990011, region=region, configs=2)
     _rec(sim, "compute.instances", 990011)["_last_booted_config"] = configs[1]
     vid = vol_id(sim, "backup-scratch")
-    out = await client.call("volumes.attach", {"volumeId": vid}, body={"compute_id": 990011})
+    out = await client.call(
+        "volumes.attach", {"volumeId": vid}, body={"compute_id": 990011}, model=dict
+    )
     assert out["compute_id"] == 990011 and out["compute_label"] == "test-990011"
     record = _rec(sim, "volumes.volumes", vid)
     assert record["_config_id"] == configs[1] and record["_persist"] is True
@@ -448,7 +481,7 @@ async def test_attach_already_attached_refused(client: ApiClient, sim: Simulator
     add_instance(sim, 990015, region=region)
     add_instance(sim, 990016, region=region)
     vid = vol_id(sim, "backup-scratch")
-    await client.call("volumes.attach", {"volumeId": vid}, body={"compute_id": 990015})
+    await client.call("volumes.attach", {"volumeId": vid}, body={"compute_id": 990015}, model=dict)
     before = _state(sim)
     err = await _refused(
         client, "volumes.attach", {"volumeId": vid}, body={"compute_id": 990016}, status=409
@@ -490,6 +523,7 @@ async def test_attach_without_persistence_rules(client: ApiClient, sim: Simulato
         "volumes.attach",
         {"volumeId": vid},
         body={"compute_id": 990018, "persist_across_boots": False},
+        model=dict,
     )
     assert out["compute_id"] == 990018
     record = _rec(sim, "volumes.volumes", vid)
@@ -533,13 +567,19 @@ async def test_attach_without_persistence_count_limit(
     add_instance(sim, iid, region=region, memory=memory_gb * 1024)
     _fill_transient(sim, iid, region, limit - 1)
     body = {"compute_id": iid, "persist_across_boots": False}
-    await client.call("volumes.attach", {"volumeId": vol_id(sim, "backup-scratch")}, body=body)
-    made = await client.call("volumes.create", body={"label": "one-more", "region": region})
+    await client.call(
+        "volumes.attach", {"volumeId": vol_id(sim, "backup-scratch")}, body=body, model=dict
+    )
+    made = await client.call(
+        "volumes.create", body={"label": "one-more", "region": region}, model=dict
+    )
     await _bad(
         client, sim, "volumes.attach", {"volumeId": made["id"]}, body, "persist_across_boots"
     )
     # Persistent attachments do not count against the limit.
-    ok = await client.call("volumes.attach", {"volumeId": made["id"]}, body={"compute_id": iid})
+    ok = await client.call(
+        "volumes.attach", {"volumeId": made["id"]}, body={"compute_id": iid}, model=dict
+    )
     assert ok["compute_id"] == iid
 
 
@@ -572,7 +612,7 @@ async def test_attach_permissions(client_for: Callable[..., ApiClient], sim: Sim
     assert _state(sim) == before
     # Read permission on the volume suffices; read_write is needed on the instance.
     out = await restricted.call(
-        "volumes.attach", {"volumeId": ro_volume}, body={"compute_id": 990020}
+        "volumes.attach", {"volumeId": ro_volume}, body={"compute_id": 990020}, model=dict
     )
     assert out["compute_id"] == 990020
 
@@ -581,9 +621,9 @@ async def test_detach_clears_compute_id(client: ApiClient, sim: Simulator) -> No
     region = vol(sim, "backup-scratch")["region"]
     add_instance(sim, 990022, region=region)
     vid = vol_id(sim, "backup-scratch")
-    await client.call("volumes.attach", {"volumeId": vid}, body={"compute_id": 990022})
-    assert await client.call("volumes.detach", {"volumeId": vid}) == {}
-    view = await client.call("volumes.view", {"volumeId": vid})
+    await client.call("volumes.attach", {"volumeId": vid}, body={"compute_id": 990022}, model=dict)
+    assert await client.call("volumes.detach", {"volumeId": vid}, model=dict) == {}
+    view = await client.call("volumes.view", {"volumeId": vid}, model=dict)
     assert view["compute_id"] is None and view["compute_label"] is None
     before = _state(sim)
     await _refused(client, "volumes.detach", {"volumeId": vid}, status=409)
@@ -620,13 +660,17 @@ async def test_clone_copies_size_and_region_then_active(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     src = vol(sim, "café-media")
-    out = await client.call("volumes.clone", {"volumeId": src["id"]}, body={"label": "café-copy"})
+    out = await client.call(
+        "volumes.clone", {"volumeId": src["id"]}, body={"label": "café-copy"}, model=dict
+    )
     assert out["status"] == "creating" and out["id"] != src["id"]
     assert (out["size"], out["region"]) == (src["size"], src["region"])
     assert out["compute_id"] is None
     assert _rec(sim, "volumes.volumes", src["id"])["status"] == "active"
     clock.advance(CREATE_DELAY)
-    assert (await client.call("volumes.view", {"volumeId": out["id"]}))["status"] == "active"
+    assert (await client.call("volumes.view", {"volumeId": out["id"]}, model=dict))[
+        "status"
+    ] == "active"
 
 
 async def test_clone_source_must_be_active(client: ApiClient, sim: Simulator) -> None:
@@ -643,8 +687,12 @@ async def test_clone_needs_add_volumes(
 ) -> None:
     restricted = client_for("restricted")
     vid = vol_id(sim, "backup-scratch")
-    out = await restricted.call("volumes.clone", {"volumeId": vid}, body={"label": "mycopy"})
-    assert (await restricted.call("volumes.view", {"volumeId": out["id"]}))["label"] == "mycopy"
+    out = await restricted.call(
+        "volumes.clone", {"volumeId": vid}, body={"label": "mycopy"}, model=dict
+    )
+    assert (await restricted.call("volumes.view", {"volumeId": out["id"]}, model=dict))[
+        "label"
+    ] == "mycopy"
     _rec(sim, "users", "ops-restricted")["grants"]["global"]["add_volumes"] = False
     before = _state(sim)
     await _refused(
@@ -669,7 +717,9 @@ async def test_resize_grows_with_resizing_status(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
     src = vol(sim, "café-media")
-    out = await client.call("volumes.resize", {"volumeId": src["id"]}, body={"size": 100})
+    out = await client.call(
+        "volumes.resize", {"volumeId": src["id"]}, body={"size": 100}, model=dict
+    )
     assert out["size"] == 100 and out["status"] == "resizing"
     before = _state(sim)
     await _refused(
@@ -677,7 +727,7 @@ async def test_resize_grows_with_resizing_status(
     )
     assert _state(sim) == before
     clock.advance(RESIZE_DELAY)
-    view = await client.call("volumes.view", {"volumeId": src["id"]})
+    view = await client.call("volumes.view", {"volumeId": src["id"]}, model=dict)
     assert view["status"] == "active" and view["size"] == 100
 
 

@@ -14,8 +14,8 @@ from textual.widgets import Input, TabbedContent
 
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
+from screens.list_pane import ResourceListPane
 from screens.login import LoginScreen
-from screens.resource_list import ResourceListPane
 from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
 from tui.config import Settings
 from tui.simulator import Simulator, VirtualClock

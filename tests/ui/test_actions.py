@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Select
+from textual.widgets import Select, TabbedContent
 
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
+from screens.list_pane import ResourceListPane
 from screens.once import OnceModal
 from screens.preferences import PreferencesModal
-from screens.resource_list import ResourceListPane
 from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
 
 
@@ -162,7 +162,7 @@ async def test_preferences_are_validated_before_saving() -> None:
         await settle(pilot)
         assert not isinstance(app.screen, PreferencesModal)
         client = app.session.client
-        assert await client.call("profile.preferences.view") == {
+        assert await client.call("profile.preferences.view", model=dict) == {
             "theme": "dark",
             "columns": ["label", "status"],
         }
@@ -236,3 +236,32 @@ async def test_attach_offers_the_configs_of_the_instance_chosen() -> None:
             c["id"] for c in store.rows("compute.configs") if c["_compute_id"] == instances[0]
         }
         assert set(configs) == expected
+
+
+async def test_object_acl_form_opens_on_the_current_acl() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        buckets = await open_area(pilot, "object_storage")
+        assert buckets.table.move_cursor("cloudtui-site.us-east-1.objstore.example.net")
+        await pilot.press("enter")
+        await settle(pilot)
+        detail = app.screen
+        detail.query_one("#detail-tabs", TabbedContent).active = "tab-child-0"  # Objects
+        await settle(pilot)
+        objects = detail.query_one("#child-0", ResourceListPane)
+        assert objects.table.move_cursor("site/index.html")
+        objects.table.focus()
+        await pilot.press("a")
+        modal = await wait_for_screen(pilot, FormModal)
+        # The seeded object is public-read: the form shows it, not a guess.
+        assert modal.model_form.values()["acl"] == "public-read"
+        assert app.session.simulator.request_log.count("object_storage.objects.acl_view") == 1
+        modal.model_form.set_value("acl", "private")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        site = {"clusterId": "us-east-1", "bucket": "cloudtui-site"}
+        acl = await app.session.client.call(
+            "object_storage.objects.acl_view", site, query={"name": "site/index.html"}
+        )
+        assert acl.acl == "private"

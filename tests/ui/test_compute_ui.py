@@ -11,8 +11,8 @@ from textual.widgets import OptionList
 from screens.compute_actions import RescueModal, ResizeModal
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
+from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import ResourceListPane
 from screens.stats import StatsPane, StatsScreen
 from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
 from tui.simulator import VirtualClock
@@ -168,7 +168,9 @@ async def test_shutdown_and_boot() -> None:
         pane.refresher.fire()
         await settle(pilot)
         assert pane.items[str(item["id"])]["status"] == "offline"
-        await pilot.press("b")  # boot needs no confirmation
+        await pilot.press("b")  # a change: confirmed on its dialog like every other
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("y")
         await settle(pilot)
         assert pane.items[str(item["id"])]["status"] == "booting"
 

@@ -10,7 +10,7 @@ from typing import Any
 from textual.widgets import Checkbox, Input, TabbedContent
 
 from screens.kubeconfig import SaveKubeconfigModal
-from screens.resource_list import SingletonPane
+from screens.singleton_pane import SingletonPane
 from tests.ui.helpers import make_app, settle, wait_for_screen
 from tests.ui.test_compute_ui import wait_until
 from tests.ui.test_resource_detail import open_item

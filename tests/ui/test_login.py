@@ -13,7 +13,6 @@ from textual.app import App
 
 from screens.login import LoginScreen
 from tui.api.client import ApiClient
-from tui.api.services import Services
 from tui.auth import KEYRING_HELP, KEYRING_SERVICE, token_file
 from tui.config import Settings, config_path, load_settings
 from tui.session import Session
@@ -34,7 +33,7 @@ class Host(App[None]):
     def on_mount(self) -> None:
         def factory(settings: Settings, profile: str, url: str, token: SecretStr) -> Session:
             client = ApiClient(url, token, transport=self.sim.transport())
-            return Session(client, Services(client), settings, profile)
+            return Session(client, settings, profile)
 
         self.push_screen(
             LoginScreen(

@@ -6,8 +6,8 @@ from typing import Any
 
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
+from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import ResourceListPane
 from tests.ui.helpers import make_app, settle, wait_for_screen
 
 
@@ -32,7 +32,7 @@ async def test_edit_the_profile_sends_only_what_changed() -> None:
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         profile = await app.session.client.call("profile.view")
-        assert profile["timezone"] == "America/Chicago"
+        assert profile.timezone == "America/Chicago"
         assert screen.item["timezone"] == "America/Chicago"  # the screen refreshed
 
 
@@ -47,7 +47,7 @@ async def test_phone_number_delete_send_and_verify() -> None:
         await pilot.press("y")
         await settle(pilot)
         profile = await app.session.client.call("profile.view")
-        assert not profile.get("verified_phone_number")
+        assert not profile.verified_phone_number
 
         await pilot.press("p")
         send = await wait_for_screen(pilot, FormModal)
@@ -72,7 +72,7 @@ async def test_phone_number_delete_send_and_verify() -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         profile = await app.session.client.call("profile.view")
-        assert profile["verified_phone_number"]
+        assert profile.verified_phone_number
 
 
 async def test_revoke_an_authorized_app_and_a_trusted_device() -> None:

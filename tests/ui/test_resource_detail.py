@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from textual.widgets import TabbedContent
 
+from screens.list_pane import ResourceListPane
 from screens.resource_detail import ActionsPanel, ResourceDetailScreen
-from screens.resource_list import ResourceListPane, SingletonPane
+from screens.singleton_pane import SingletonPane
 from tests.ui.helpers import demo_session, make_app, settle
 from tui.config import RefreshSettings
 from tui.simulator import VirtualClock

@@ -10,7 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from screens.json_view import JsonViewScreen
-from screens.resource_list import ResourceListPane
+from screens.list_pane import ResourceListPane
 from tests.ui.helpers import demo_session, make_app, not_implemented, settle
 from tui.config import RefreshSettings
 from tui.simulator import VirtualClock
@@ -152,15 +152,15 @@ async def test_instance_provisioning_becomes_running() -> None:
         pane = await open_area(pilot, "instances")
         if not_implemented(pane.error):
             pytest.skip("the simulator has no compute handlers yet")
-        regions = await client.call("compute.regions.list")
-        types = await client.call("compute.types.list")
+        regions = await client.fetch_page("compute.regions.list")
+        types = await client.fetch_page("compute.types.list")
         images = await client.fetch_all("images.list", model=dict)
         image = next(i["id"] for i in images if i.get("status") == "available")
         created = await client.call(
             "compute.instances.create",
             body={
-                "region": regions["data"][0]["id"],
-                "type": types["data"][0]["id"],
+                "region": regions.data[0].id,
+                "type": types.data[0].id,
                 "image": image,
                 "label": "web-new",
                 "root_pass": "correct-horse-battery-9",
@@ -168,12 +168,12 @@ async def test_instance_provisioning_becomes_running() -> None:
         )
         pane.refresh_now()
         await settle(pilot)
-        assert pane.items[str(created["id"])]["status"] == "provisioning"
+        assert pane.items[str(created.id)]["status"] == "provisioning"
         assert pane.last_delay == session.settings.refresh.fast
         clock.advance(600)
         pane.refresher.fire()
         await settle(pilot)
-        assert pane.items[str(created["id"])]["status"] == "running"
+        assert pane.items[str(created.id)]["status"] == "running"
         assert ("Instances", "web-new is now running") in app.notification_log
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from screens.resource_list import ResourceListPane
+from screens.list_pane import ResourceListPane
 from tests.ui.helpers import make_app, no_sleep, settle
 from tui.api.retry import RetryPolicy
 from tui.config import RefreshSettings, Settings

@@ -9,8 +9,10 @@ import pytest
 from screens.command_line import CommandLineScreen
 from screens.error import ErrorScreen
 from screens.help import HelpScreen
+from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import ResourceListPane, ResourceListScreen, SingletonPane
+from screens.resource_list import ResourceListScreen
+from screens.singleton_pane import SingletonPane
 from tests.ui.helpers import demo_session, make_app, not_implemented, seeded, settle
 from tui.api.errors import ServerError
 from tui.api.retry import RetryPolicy
@@ -213,9 +215,18 @@ async def test_choosing_the_shown_area_in_the_sidebar_gives_the_table_the_keys()
         await settle(pilot)
         table = app.screen.query_one(ResourceTable)
         table.focus()
-        await pilot.press("escape")  # back from the first screen of an area: the sidebar
+        await pilot.press("escape")  # nothing to go back to: the table keeps the keys
+        await pilot.pause()
+        assert app.focused is table
+        assert app.screen.check_action("back", ()) is False  # and the footer hides "Back"
+        await pilot.press("tab")
         await pilot.pause()
         assert app.focused is app.screen.query_one(Sidebar)
+        await pilot.press("escape")  # out of the sidebar: back to the table
+        await pilot.pause()
+        assert app.focused is table
+        await pilot.press("tab")
+        await pilot.pause()
         await pilot.press("enter")  # the area already shown
         await settle(pilot)
         assert app.focused is table

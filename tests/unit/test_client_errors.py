@@ -93,11 +93,13 @@ async def test_malformed_error_bodies_stay_readable(
     assert message.startswith("GET /profile failed (400)")
 
 
-async def test_204_and_empty_success_bodies_are_empty_objects() -> None:
+async def test_204_and_empty_success_bodies_are_empty_objects_or_none() -> None:
     client = make_client(lambda r: httpx.Response(204))
-    assert await client.call("profile.grants") == {}
+    assert await client.call("profile.grants", model=dict) == {}
+    assert await client.call("profile.grants") is None  # no body: nothing to validate
     client = make_client(lambda r: httpx.Response(200, content=b""))
-    assert await client.call("compute.instances.shutdown", {"computeId": 1}) == {}
+    assert await client.call("compute.instances.shutdown", {"computeId": 1}, model=dict) == {}
+    assert await client.call("compute.instances.shutdown", {"computeId": 1}) is None
 
 
 async def test_non_json_success_body_is_an_api_error() -> None:

@@ -190,11 +190,11 @@ def test_server_errors_land_on_the_same_inputs() -> None:
         ],
     )
     assert result.errors == {
-        "label": "label already in use",
+        "label": "Label already in use",  # the input's title, not the API name
         "schedule.day": "bad day",
         "interfaces.1.purpose": "too many",
     }
-    assert result.general == ["the account has an outstanding balance", "nonsense: unknown thing"]
+    assert result.general == ["the account has an outstanding balance", "Nonsense: unknown thing"]
 
 
 def test_secrets_are_never_prefilled() -> None:

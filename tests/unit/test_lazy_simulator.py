@@ -27,7 +27,7 @@ async def test_lazy_demo_session_builds_once_off_the_event_loop() -> None:
         first, second = await asyncio.gather(
             session.client.call("profile.view"), session.client.call("compute.regions.list")
         )
-        assert first["username"] == "demo" and second["results"] >= 1
+        assert first.username == "demo" and second.results >= 1
         assert len(built_on) == 1 and built_on[0] != loop_thread
         assert session.simulator is not None
         assert session.simulator.request_log[:2] != []

@@ -43,7 +43,7 @@ def scripted(responses: list[object]) -> tuple[ApiClient, list[httpx.Request], R
 @pytest.mark.parametrize("status", [408, 429, 502, 503, 504])
 async def test_get_is_retried_on_transient_statuses(status: int) -> None:
     client, seen, sleep = scripted([httpx.Response(status), httpx.Response(200, json={"ok": 1})])
-    assert await client.call("profile.view") == {"ok": 1}
+    assert await client.call("profile.view", model=dict) == {"ok": 1}
     assert len(seen) == 2
     assert len(sleep.delays) == 1
 
@@ -75,7 +75,7 @@ async def test_post_is_retried_on_429_honouring_retry_after() -> None:
     client, seen, sleep = scripted(
         [httpx.Response(429, headers={"Retry-After": "3"}), httpx.Response(200, json={"id": 9})]
     )
-    assert await client.call("compute.instances.create", body={}) == {"id": 9}
+    assert await client.call("compute.instances.create", body={}, model=dict) == {"id": 9}
     assert len(seen) == 2
     assert sleep.delays == [3.0]
 
@@ -90,14 +90,14 @@ async def test_each_retry_is_announced_before_it_waits() -> None:
     )
     told: list[tuple[type, float, int]] = []
     client.on_retry = lambda error, wait: told.append((type(error), wait, len(sleep.delays)))
-    assert await client.call("profile.view") == {"ok": 1}
+    assert await client.call("profile.view", model=dict) == {"ok": 1}
     # Told before each sleep (no delay recorded yet at the first), with that sleep's length.
     assert told == [(RateLimited, 3.0, 0), (ServerError, sleep.delays[1], 1)]
 
 
 async def test_post_is_retried_on_connect_error_before_sending() -> None:
     client, seen, _ = scripted([httpx.ConnectError("refused"), httpx.Response(200, json={"id": 2})])
-    assert await client.call("compute.instances.create", body={}) == {"id": 2}
+    assert await client.call("compute.instances.create", body={}, model=dict) == {"id": 2}
     assert len(seen) == 2
 
 
@@ -110,7 +110,7 @@ async def test_post_is_not_retried_when_the_connection_drops_after_sending() -> 
 
 async def test_get_is_retried_after_a_dropped_connection() -> None:
     client, seen, _ = scripted([httpx.ReadError("reset"), httpx.Response(200, json={"a": 1})])
-    assert await client.call("profile.view") == {"a": 1}
+    assert await client.call("profile.view", model=dict) == {"a": 1}
     assert len(seen) == 2
 
 

@@ -112,8 +112,8 @@ def test_polls_prefer_visible_items_then_take_turns() -> None:
 
 
 def test_fast_item_keys_match_the_spec() -> None:
-    from screens.resource_list import item_key_of
     from tui.resources.areas import SPECS
+    from tui.resources.rows import item_key_of
 
     items = [{"id": 7, "label": "a"}, {"id": None, "label": "b"}, {"label": "c"}, {}, {"id": "x"}]
     for spec in SPECS.values():

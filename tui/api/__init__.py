@@ -1,4 +1,4 @@
-"""Headless API layer: client, endpoint registry, errors, retries and typed services."""
+"""Headless API layer: client (the one typed API surface), endpoint registry, errors, retries."""
 
 from tui.api.client import ApiClient, InsecureBaseUrl, validate_base_url
 from tui.api.endpoints import REGISTRY, Endpoint, endpoint

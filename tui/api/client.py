@@ -8,13 +8,14 @@ import ipaddress
 import logging
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 from urllib.parse import urlsplit
 
 import httpx
 from pydantic import BaseModel, SecretStr
 
 from tui import __version__
+from tui.api.answers import check_model, decode_answer
 from tui.api.endpoints import DEFAULT_PAGE_SIZE, Endpoint, endpoint
 from tui.api.errors import (
     CloudError,
@@ -137,7 +138,7 @@ def _dump_body(body: BaseModel | Mapping[str, Any] | None) -> Any:
 
 
 class ApiClient:
-    """Typed access to every endpoint of the registry.
+    """Typed access to every endpoint of the registry: the one API surface.
 
     One instance lives as long as the program; it owns one ``httpx.AsyncClient`` so connections
     are reused. Tests and demo mode pass ``transport=httpx.ASGITransport(simulator)``.
@@ -214,6 +215,7 @@ class ApiClient:
 
     # -- single requests --------------------------------------------------------------------
 
+    @overload
     async def call(
         self,
         ep: Endpoint | str,
@@ -221,25 +223,60 @@ class ApiClient:
         *,
         body: BaseModel | Mapping[str, Any] | None = None,
         query: Mapping[str, Any] | None = None,
+        model: type[T],
+    ) -> T: ...
+
+    @overload
+    async def call(
+        self,
+        ep: Endpoint | str,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        body: BaseModel | Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
+        model: None = None,
+    ) -> Any: ...
+
+    async def call(
+        self,
+        ep: Endpoint | str,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        body: BaseModel | Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
+        model: type[Any] | None = None,
     ) -> Any:
-        """Perform one operation and return its decoded JSON.
+        """Perform one operation and return its answer as the endpoint declares it.
+
+        The registry is the only place that knows an operation's response model, so the answer
+        is validated into :meth:`Endpoint.response_model` (see :func:`decode_answer`). Names
+        are plain strings (specs hold them as data), so a type checker cannot see that model by
+        itself: pass ``model=TheModel`` to have the result typed; it must be the declared model.
 
         Args:
             ep: Endpoint or registry name.
             path_params: Values for the path template.
             body: JSON body, a request model (only fields that were set are sent) or a mapping.
             query: Query parameters.
+            model: The declared response model (for the type checker), ``dict`` to keep the
+                decoded JSON (``{}`` for an empty answer), or None.
 
         Returns:
-            Decoded JSON; ``{}`` for an empty 2xx answer (204).
+            The declared model; a ``Page`` of it for a collection (one page: prefer
+            :meth:`fetch_page` or :meth:`iter_all`); None for operations without a response
+            model and for answers without a body (204); the decoded JSON with ``model=dict``.
 
         Raises:
             ApiError: Non-2xx answer (typed by status).
             TransportFailure: No HTTP answer.
+            TypeError: ``model`` is neither ``dict`` nor the endpoint's declared model (nothing
+                is sent).
         """
         e = endpoint(ep)
+        check_model(e, model)
         path = fill_path(e.path, dict(path_params or {}))
-        return await self.request(e.method, path, json=_dump_body(body), query=query)
+        payload = await self._request(e.method, path, _dump_body(body), query)
+        return decode_answer(e, payload, model)
 
     async def request(
         self,
@@ -260,6 +297,13 @@ class ApiClient:
         Returns:
             Decoded JSON, ``{}`` for empty bodies.
         """
+        payload = await self._request(method, path, json, query)
+        return {} if payload is None else payload
+
+    async def _request(
+        self, method: str, path: str, json: Any, query: Mapping[str, Any] | None
+    ) -> Any:
+        """:meth:`request`, but None for an answer without a body (``call`` tells them apart)."""
         params = {k: v for k, v in (query or {}).items() if v is not None}
         return await self._with_retries(
             method, path, lambda: self._send_once(method, path, json, params)
@@ -287,7 +331,7 @@ class ApiClient:
         response = await self._exchange(method, path, json, params)
         body = response.content
         if response.status_code == 204 or not body.strip():
-            return {}
+            return None
         try:
             return response.json()
         except ValueError:

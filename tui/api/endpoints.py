@@ -1,4 +1,4 @@
-"""Every API operation as data: the registry shared by the client, services and simulator.
+"""Every API operation as data: the registry shared by the client, the UI and the simulator.
 
 An :class:`Endpoint` names its request and response models as ``"module:Class"`` strings under
 ``tui.models`` so that importing the registry stays cheap; :meth:`Endpoint.request_model` and
@@ -242,11 +242,19 @@ _ep(
     summary="Phone verify",
     part=1,
 )
-_ep("profile.preferences.view", "GET /profile/preferences", _AR, summary="Preferences view", part=1)
+_ep(
+    "profile.preferences.view",
+    "GET /profile/preferences",
+    _AR,
+    resp="profile:Preferences",
+    summary="Preferences view",
+    part=1,
+)
 _ep(
     "profile.preferences.update",
     "PUT /profile/preferences",
     _AW,
+    resp="profile:Preferences",
     summary="Preferences update",
     part=1,
 )

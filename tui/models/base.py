@@ -8,7 +8,8 @@ constraints, so bad input is caught before it is sent. Attribute docstrings beco
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints
 from pydantic_core import to_jsonable_python
@@ -35,6 +36,15 @@ class RequestModel(BaseModel):
         use_attribute_docstrings=True,
         validate_assignment=True,
     )
+
+    required_when: ClassVar[Mapping[str, str]] = {}
+    """Fields the model's own checks require in some cases -> when, in words (``"required for
+    a master zone"``). Forms show this instead of "optional", so a field shown optional is
+    never then reported missing."""
+
+    irreversible: ClassVar[Mapping[str, tuple[Any, str]]] = {}
+    """Fields whose value, once sent, cannot be taken back -> (that value, what it means).
+    Forms ask for a typed confirmation before sending it."""
 
     def body(self) -> dict[str, Any]:
         """The JSON body with only the fields that were set; secrets revealed for sending."""

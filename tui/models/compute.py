@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
@@ -487,6 +488,8 @@ class InstanceType(ApiModel):
 
 class InterfaceRequest(RequestModel):
     """A network interface: the public internet, or a private VLAN."""
+
+    required_when: ClassVar[Mapping[str, str]] = {"label": "required for a VLAN"}
 
     purpose: InterfacePurpose
     """``public`` for the internet (at most one), ``vlan`` for a private VLAN (only in regions

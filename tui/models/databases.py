@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
@@ -167,6 +168,10 @@ class DatabaseSsl(ApiModel):
 
 class MaintenanceWindowRequest(RequestModel):
     """A maintenance window to set (replaces the current one)."""
+
+    required_when: ClassVar[Mapping[str, str]] = {
+        "week_of_month": "required for a monthly window",
+    }
 
     day_of_week: int = Field(ge=1, le=7)
     """Day of the week, 1 (Monday) to 7 (Sunday)."""

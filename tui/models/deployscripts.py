@@ -8,7 +8,8 @@ instance-create form turns into inputs.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, StringConstraints, field_validator
 
@@ -85,8 +86,19 @@ class DeployScript(ApiModel):
 # -- requests -------------------------------------------------------------------------------
 
 
+PUBLISHING = "A public script is visible to everyone and can never be made private or deleted."
+"""What ticking "Is public" means (the typed confirmation says it)."""
+
+
 class DeployScriptCreate(RequestModel):
     """A new deployment script."""
+
+    irreversible: ClassVar[Mapping[str, tuple[Any, str]]] = {
+        "is_public": (
+            True,
+            "A public script is visible to everyone and can never be made private or deleted.",
+        ),
+    }
 
     label: ScriptLabel
     """Label, 3 to 128 characters."""
@@ -111,6 +123,13 @@ class DeployScriptCreate(RequestModel):
 
 class DeployScriptUpdate(RequestModel):
     """Changes to one of your deployment scripts."""
+
+    irreversible: ClassVar[Mapping[str, tuple[Any, str]]] = {
+        "is_public": (
+            True,
+            "A public script is visible to everyone and can never be made private or deleted.",
+        ),
+    }
 
     label: ScriptLabel | None = None
     """Label, 3 to 128 characters."""

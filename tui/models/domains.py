@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlparse
 
 from pydantic import Field, StringConstraints, ValidationError, field_validator, model_validator
@@ -301,6 +302,11 @@ def _check_ips(value: list[str] | None) -> list[str] | None:
 class DomainCreate(RequestModel):
     """A new zone: a master zone whose records you keep here, or a slave copied from masters."""
 
+    required_when: ClassVar[Mapping[str, str]] = {
+        "soa_email": "required for a master zone",
+        "master_ips": "required for a slave zone",
+    }
+
     domain: DomainName
     """The zone's name, such as example.com: labels of letters, digits and hyphens, up to 63
     characters each, 255 in all. Must not exist anywhere on the platform."""
@@ -492,6 +498,16 @@ class _RecordType(RequestModel):
 
 class RecordCreate(_RecordFields, _RecordType):
     """A new DNS record; which fields are needed depends on the type."""
+
+    required_when: ClassVar[Mapping[str, str]] = {
+        "target": "required for every type (MX: . for a Null MX)",
+        "name": "required for CNAME",
+        "service": "required for SRV",
+        "priority": "required for SRV; MX only",
+        "weight": "required for SRV",
+        "port": "required for SRV",
+        "tag": "required for CAA",
+    }
 
     @model_validator(mode="after")
     def _per_type(self) -> RecordCreate:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
@@ -167,6 +168,11 @@ class K8sVersion(ApiModel):
 class AutoscalerRequest(RequestModel):
     """Autoscaler settings of a pool."""
 
+    required_when: ClassVar[Mapping[str, str]] = {
+        "min": "required with max",
+        "max": "required with min",
+    }
+
     enabled: bool = False
     """Let the pool scale itself between min and max."""
     min: int | None = Field(default=None, ge=1, le=100)
@@ -218,6 +224,14 @@ class PoolUpdate(RequestModel):
 
 class ControlPlaneRequest(RequestModel):
     """Control-plane settings."""
+
+    irreversible: ClassVar[Mapping[str, tuple[Any, str]]] = {
+        "high_availability": (
+            True,
+            "High availability can never be turned off again; on an existing cluster every "
+            "node is replaced and local storage is erased.",
+        ),
+    }
 
     high_availability: bool = False
     """Replicate the control plane; cannot be turned off again once on."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
@@ -380,6 +381,8 @@ def _check_region_rule(address: str | None, region: Any) -> None:
 
 class ServiceCreate(RequestModel):
     """A new monitored service; monitoring begins at once."""
+
+    required_when: ClassVar[Mapping[str, str]] = {"region": "required for a private address"}
 
     label: ServiceLabel
     """Label, 3 to 64 characters."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Field, RootModel, StringConstraints, field_validator
 
 from tui.models.base import ApiModel, RequestModel
 
@@ -271,3 +271,8 @@ class PhoneVerify(RequestModel):
 
     otp_code: Annotated[str, StringConstraints(min_length=1, max_length=16)]
     """Code from the SMS; valid for 10 minutes."""
+
+
+class Preferences(RootModel[dict[str, Any]]):
+    """The preferences object of the OAuth client that made the token: any JSON object the
+    client chose to store (the API gives it no fixed shape)."""

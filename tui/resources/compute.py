@@ -125,6 +125,7 @@ INSTANCES = ResourceSpec(
             key="b",
             allowed_statuses=("offline", "stopped"),
             description="Power on",
+            confirm="confirm",
         ),
         Action(
             "compute.reboot",

@@ -161,10 +161,16 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
         form_params={"computeId": "compute_id"},
     ),
     "disk_id": ChoiceSource(
-        "compute.disks.list", label="{label} (#{id})", params={"computeId": "computeId"}
+        "compute.disks.list",
+        label="{label} (#{id})",
+        params={"computeId": "computeId"},
+        form_params={"computeId": "compute_id"},
     ),
     "volume_id": ChoiceSource(
-        "compute.volumes.list", label="{label} (#{id})", params={"computeId": "computeId"}
+        "compute.volumes.list",
+        label="{label} (#{id})",
+        params={"computeId": "computeId"},
+        form_params={"computeId": "compute_id"},
     ),
 }
 """Field name -> choices from the API. Used only for plain ``str``/``int`` fields: a field with
@@ -209,6 +215,11 @@ class FormField:
     le: float | None = None
     item_type: type = str
     locked: str = ""
+    required_when: str = ""
+    """When the model's own checks need this optional field, in words (shown for "optional")."""
+    send: bool = True
+    """False for a picker that only narrows another input's choices (the instance whose disks
+    are offered): it is never part of the body."""
 
     @property
     def hint(self) -> str:
@@ -228,7 +239,9 @@ class FormField:
             parts.append(f"at least {_num(self.ge)}")
         if self.default not in (None, "", [], {}) and self.kind not in ("bool", "secret"):
             parts.append(f"default {self.default}")
-        if not self.required and self.kind not in ("bool",):
+        if self.required_when:
+            parts.append(self.required_when)
+        elif not self.required and self.kind not in ("bool",):
             parts.append("optional")
         return ", ".join(parts)
 
@@ -246,6 +259,8 @@ class FormSpec:
     model: type[BaseModel]
     title: str
     fields: tuple[FormField, ...]
+    irreversible: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
+    """Input name -> (value, meaning) of values that cannot be taken back once sent."""
 
     def field(self, name: str) -> FormField | None:
         """The input named ``name``."""
@@ -403,6 +418,7 @@ def _fields_of(
     model: type[BaseModel], prefix: str = "", group: str | None = None
 ) -> list[FormField]:
     out: list[FormField] = []
+    conditional: Mapping[str, str] = getattr(model, "required_when", {})
     for name, info in model.model_fields.items():
         path = f"{prefix}{info.alias or name}"
         shape = _unwrap(info.annotation, info.metadata)
@@ -429,7 +445,9 @@ def _fields_of(
                 FormField(path, title, "json", required, help_text, group=group, default=default)
             )
             continue
-        out.append(_leaf(path, title, shape, required, help_text, group, default))
+        leaf = _leaf(path, title, shape, required, help_text, group, default)
+        when = conditional.get(info.alias or name)
+        out.append(replace(leaf, required_when=when) if when and not required else leaf)
     return out
 
 
@@ -519,7 +537,64 @@ def form_for(model_ref: str | type[BaseModel]) -> FormSpec:
     """
     model = resolve_model(model_ref) if isinstance(model_ref, str) else model_ref
     doc = (model.__doc__ or model.__name__).strip().splitlines()[0]
-    return FormSpec(model, doc, tuple(_fields_of(model)))
+    return FormSpec(model, doc, tuple(_fields_of(model)), _irreversible_of(model))
+
+
+def with_pickers(form: FormSpec, params: Mapping[str, Any]) -> FormSpec:
+    """``form`` with a picker before each input whose choices need a parent not known yet.
+
+    A disk is chosen among an instance's disks: opened from an instance, the action knows the
+    instance; opened from the Images list it does not, so an "Instance" choice (not sent) comes
+    first and the disks follow it.
+
+    Args:
+        form: The form.
+        params: Path parameters the action already has.
+    """
+    fields: list[FormField] = []
+    names = {f.name for f in form.fields}
+    for f in form.fields:
+        for param, helper in f.source.form_params.items() if f.source else ():
+            source = CHOICE_SOURCES.get(helper)
+            if param in params or helper in names or source is None:
+                continue
+            names.add(helper)
+            fields.append(
+                FormField(
+                    helper,
+                    form_title(helper),
+                    "choice",
+                    required=f.required,
+                    help=f"Choose it first: the {f.title.lower()} choices are its own.",
+                    source=source,
+                    group=f.group,
+                    send=False,
+                )
+            )
+        fields.append(f)
+    return replace(form, fields=tuple(fields)) if len(fields) != len(form.fields) else form
+
+
+def _irreversible_of(model: type[BaseModel], prefix: str = "") -> dict[str, tuple[Any, str]]:
+    """Every irreversible value a model and its nested models declare, by dotted input name."""
+    out = {f"{prefix}{k}": v for k, v in getattr(model, "irreversible", {}).items()}
+    for name, info in model.model_fields.items():
+        core = _unwrap(info.annotation, info.metadata).core
+        if _is_model(core):
+            out.update(_irreversible_of(core, f"{prefix}{info.alias or name}."))
+    return out
+
+
+def irreversible_changes(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
+    """What the body would do that cannot be undone (empty: nothing), in words."""
+    out: list[str] = []
+    for name, (value, meaning) in form.irreversible.items():
+        node: Any = body
+        for part in name.split("."):
+            node = node.get(part) if isinstance(node, Mapping) else None
+        if node is not None and node == value:
+            out.append(meaning)
+    return out
 
 
 # -- values ----------------------------------------------------------------------------------
@@ -684,6 +759,8 @@ def build_body(
     }
     groups_used: dict[str, bool] = {}
     for f in form.fields:
+        if not f.send:
+            continue
         raw = values.get(f.name)
         nested = "." in f.name
         if editing:
@@ -719,7 +796,8 @@ def build_body(
         model = form.model.model_validate(body)
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
-            place(form, _loc_name(error.get("loc", ())), _message(error), result)
+            name = _loc_name(error.get("loc", ()))
+            place(form, name, _message(error, form.field(name)), result)
         return result
     result.body = _sent(model, body)
     return result
@@ -739,10 +817,18 @@ def _loc_name(loc: Iterable[Any]) -> str:
     return ".".join(str(p) for p in loc)
 
 
-def _message(error: Mapping[str, Any]) -> str:
-    """A pydantic error in words a user reads (pydantic's own text names regexes and types)."""
+def _message(error: Mapping[str, Any], form_field: FormField | None = None) -> str:
+    """A pydantic error in words a user reads (pydantic's own text names regexes and types).
+
+    Args:
+        error: One entry of ``ValidationError.errors()``.
+        form_field: The input it is about, if known: a length of text (a password is not a
+            list, though pydantic counts its "items") is in characters.
+    """
     kind = str(error.get("type", ""))
     ctx = error.get("ctx") or {}
+    if form_field is not None and form_field.kind not in ("list", "lines", "json"):
+        kind = {"too_short": "string_too_short", "too_long": "string_too_long"}.get(kind, kind)
     plain = {
         "missing": "required",
         "string_too_short": "must be at least {min_length} characters",
@@ -769,14 +855,63 @@ def _message(error: Mapping[str, Any]) -> str:
     return re.sub(r"^(Value|Assertion) error, ", "", msg)
 
 
+NAMED_PREFIX = re.compile(r"^(?P<name>[A-Za-z_][\w.\[\]]*): (?P<rest>.+)$", re.S)
+"""A message that starts by naming its field: ``configs[0].port: port 80 is used twice``."""
+
+
 def place(form: FormSpec, name: str, message: str, result: FormResult) -> None:
-    """Attach ``message`` to the input ``name`` names (or its nearest parent), else general."""
+    """Attach ``message`` to the input ``name`` names (or its nearest parent), else general.
+
+    A message without a field of its own (a whole-model check, a server error without
+    ``field``) lands on the input it names: ``configs[0].port: ...`` or ``region is required
+    when ...``. Field names in the text read as the inputs' titles.
+    """
     target = _match(form, name)
+    if target is None and not name:
+        named = NAMED_PREFIX.match(message)
+        if named and _match(form, re.sub(r"\[(\d+)\]", r".\1", named["name"])):
+            target = _match(form, re.sub(r"\[(\d+)\]", r".\1", named["name"]))
+            message = named["rest"]
+        else:
+            target = _mentioned(form, message)
     if target is None:
-        text = f"{name}: {message}" if name else message
-        result.general.append(text)
+        text = f"{form_title(name)}: {message}" if name else message
+        result.general.append(humanize(form, text))
     elif target not in result.errors:
-        result.errors[target] = message
+        result.errors[target] = humanize(form, message)
+
+
+def _leaf_names(form: FormSpec) -> dict[str, FormField]:
+    """Last part of each input's name -> the input (the first, for repeated groups)."""
+    out: dict[str, FormField] = {}
+    for f in form.fields:
+        out.setdefault(f.name.rsplit(".", 1)[-1], f)
+    return out
+
+
+def _mentioned(form: FormSpec, message: str) -> str | None:
+    """The input a message opens with (``week_of_month is required ...``), if any."""
+    first = re.match(r"^([a-z_][a-z0-9_]*)\b", message)
+    found = _leaf_names(form).get(first.group(1)) if first else None
+    return found.name if found is not None else None
+
+
+def humanize(form: FormSpec, message: str) -> str:
+    """``message`` with the API's field names (``soa_email``) written as the inputs' titles."""
+    leaves = _leaf_names(form)
+
+    def title(match: re.Match[str]) -> str:
+        word = match.group(0)
+        found = leaves.get(word)
+        if found is None:
+            return word
+        if match.start() == 0 or found.title[1:2].isupper():
+            return found.title  # a sentence's first word, or an acronym (SOA email)
+        return found.title[:1].lower() + found.title[1:]
+
+    # snake_case names anywhere; a plain word (``target``) only when it opens the message.
+    text = re.sub(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", title, message)
+    return re.sub(r"^[a-z][a-z0-9]*\b", title, text)
 
 
 def _match(form: FormSpec, name: str) -> str | None:

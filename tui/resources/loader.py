@@ -23,7 +23,12 @@ class Client(Protocol):
     """The part of :class:`tui.api.client.ApiClient` the loader uses."""
 
     async def call(
-        self, ep: Any, path_params: Mapping[str, Any] | None = None, *, query: Any = None
+        self,
+        ep: Any,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        query: Any = None,
+        model: Any = None,
     ) -> Any: ...
 
     def iter_all(
@@ -90,7 +95,7 @@ async def iter_chunks(
         return
     query: dict[str, Any] | None = None
     for _ in range(MAX_MARKER_CHUNKS):
-        payload = await client.call(spec.list_endpoint, params, query=query)
+        payload = await client.call(spec.list_endpoint, params, query=query, model=dict)
         items, follow = _items_of(spec, payload)
         yield Chunk(items, None, follow is None)
         if follow is None or follow == query:
@@ -135,7 +140,7 @@ async def fetch_item(
         return found[0] if found else {}
     if not spec.view_endpoint or spec.adapter:
         return dict(item)
-    payload = await client.call(spec.view_endpoint, spec.params_for(item, params))
+    payload = await client.call(spec.view_endpoint, spec.params_for(item, params), model=dict)
     if not isinstance(payload, Mapping):
         return dict(item)
     # Keep listing-only fields (a backup's slot ...) the view does not return.

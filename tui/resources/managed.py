@@ -80,6 +80,7 @@ SERVICES = ResourceSpec(
             grant="unrestricted",
             allowed_statuses=("disabled",),
             description="Resume monitoring",
+            confirm="confirm",
         ),
         Action(
             "managed.service_delete",

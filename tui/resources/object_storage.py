@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 
 OBJECTS = ResourceSpec(
@@ -50,7 +52,8 @@ OBJECTS = ResourceSpec(
             key="a",
             form="object_storage:ObjectAclUpdate",
             grant="none",
-            description="Change who may read the object",
+            screen="object_storage.object_acl",
+            description="See and change who may read the object",
         ),
     ),
     status_field=None,
@@ -143,6 +146,14 @@ BUCKETS = ResourceSpec(
             description="Change the bucket ACL and CORS",
         ),
         Action(
+            "object_storage.bucket_access_modify",
+            "Modify access",
+            "object_storage.buckets.access_modify",
+            form="object_storage:BucketAccess",
+            grant="none",
+            description="Change only the given ACL or CORS setting (POST .../access)",
+        ),
+        Action(
             "object_storage.bucket_delete",
             "Delete",
             "object_storage.buckets.remove",
@@ -193,7 +204,19 @@ CLUSTERS = ResourceSpec(
             ),
         ),
     ),
+    children=(ChildSpec("Buckets", "object_storage.cluster_buckets", {"clusterId": "id"}),),
     copy_fields=("domain", "id"),
+)
+
+CLUSTER_BUCKETS = replace(
+    BUCKETS,
+    id="object_storage.cluster_buckets",
+    list_endpoint="object_storage.buckets.list_in_cluster",
+    parent_params=("clusterId",),
+    # A cluster's buckets open as ordinary buckets, whose detail screen has their actions.
+    actions=(),
+    item_specs={"*": "object_storage.buckets"},
+    empty_hint="No buckets in this cluster.",
 )
 
 KEYS = ResourceSpec(
@@ -248,4 +271,4 @@ KEYS = ResourceSpec(
     empty_hint="No access keys. Press n to create one.",
 )
 
-SPECS = (BUCKETS, OBJECTS, BUCKET_SSL, CLUSTERS, KEYS)
+SPECS = (BUCKETS, OBJECTS, BUCKET_SSL, CLUSTERS, CLUSTER_BUCKETS, KEYS)
