@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 
 if TYPE_CHECKING:
@@ -32,8 +32,23 @@ def _layout_of(keys: Iterable[tuple[Binding, bool, str]]) -> tuple[_KeyLayout, .
     return tuple((b.key, b.description, b.action, b.group) for b, _enabled, _tip in keys)
 
 
+MORE_KEYS = " … ? all keys "
+"""Shown at the right edge when the keys do not all fit (an 80-column terminal)."""
+
+
 class ActionFooter(Footer):
-    """:class:`~textual.widgets.Footer` that updates key states in place when it can."""
+    """:class:`~textual.widgets.Footer` that updates key states in place when it can.
+
+    When its keys are wider than the terminal, the last ones are cut off; the right edge then
+    says so and names ``?`` (help lists every key of the screen).
+    """
+
+    DEFAULT_CSS = """
+    ActionFooter > .footer-more {
+        dock: right; width: auto; height: 1; display: none; text-style: reverse;
+    }
+    ActionFooter.-overflow > .footer-more { display: block; }
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -69,6 +84,27 @@ class ActionFooter(Footer):
         if self._bindings_ready:
             self._layout = _layout_of(self._shown_keys())
         yield from super().compose()
+        yield Static(MORE_KEYS, classes="footer-more")
+
+    def watch_virtual_size(self) -> None:
+        # The keys were laid out (a new screen, other keys, a resized terminal).
+        self._mark_overflow()
+
+    def on_resize(self) -> None:
+        self._mark_overflow()
+
+    def _mark_overflow(self) -> None:
+        """Show the "more keys" hint when the keys are wider than the footer."""
+        keys = list(self.query(FooterKey))
+        docked = [k for k in keys if k.has_class("-command-palette")]
+        flowing = [k for k in keys if k not in docked]
+        reserved = sum(k.outer_size.width for k in docked)
+        right = max((k.virtual_region_with_margin.right for k in flowing), default=0)
+        overflow = right > self.size.width - reserved
+        self.set_class(overflow, "-overflow")
+        if overflow:
+            # Left of the palette key, which is docked at the same edge.
+            self.query_one(".footer-more", Static).styles.margin = (0, reserved, 0, 0)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """Schedule one update after the next refresh (changes in between are folded)."""

@@ -42,3 +42,15 @@ async def test_cursor_moves_update_footer_keys_in_place() -> None:
 
         await select(pilot, pane, labels["running"])
         await wait_until(pilot, lambda: key_states(app) == running)
+
+
+async def test_the_footer_says_when_keys_are_cut_off_and_names_help() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(ActionFooter)
+        assert footer.has_class("-overflow")
+        assert "? all keys" in str(footer.query_one(".footer-more").render())
+        await pilot.resize_terminal(220, 60)
+        await settle(pilot)
+        assert not footer.has_class("-overflow")
