@@ -17,6 +17,9 @@ from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command
 class CommandLineScreen(ModalScreen[str | None]):
     """A one-line prompt at the bottom; returns the command typed, or None."""
 
+    accepts_typeahead = True
+    """``:vol`` typed in one go: ``vol`` lands in the line (see :mod:`screens.key_gate`)."""
+
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="command.cancel"),
         Binding("tab", "complete", "Complete", id="command.complete"),

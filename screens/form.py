@@ -94,6 +94,9 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     RequestModal #form-hint { color: $text-muted; height: 1; }
     """
 
+    accepts_typeahead = True
+    """Characters typed while the dialog opened go into its first field (see key_gate)."""
+
     hint = "ctrl+s send · esc cancel · tab next field"
     """Key reminder under the buttons."""
     send_label = "Send"

@@ -4,10 +4,12 @@ An action key starts a worker that opens a form or a confirmation a moment later
 in that moment (``n`` then ``dy`` as the start of a label) used to reach the list behind: ``d``
 opened a Delete confirmation under the form, and ``y`` would have confirmed it. While an action
 runs, the screen it started from is *gated*: whenever that screen is on top, keys are held
-instead of delivered. When the action's dialog is up (on top, painted and focused), printable
-characters held meanwhile are typed into its focused text field (the user had started typing
-the label); every other held key is dropped, so a key pressed before a confirmation was visible
-can never confirm it. When the action ends, whatever is still held is dropped.
+instead of delivered. A screen just pushed is gated too until it is painted with its focus.
+
+When the new screen is ready, printable characters held meanwhile are typed into its focused
+text field if it takes typeahead (a form, the command line: ``accepts_typeahead``); every other
+held key is dropped, so a key pressed before a confirmation was visible can never confirm it or
+fill its typed label. When the action ends, whatever is still held is dropped.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ class KeyGate:
     app: App[Any]
     held: list[events.Key] = field(default_factory=list)
     _running: list[_Running] = field(default_factory=list)
+    _opening: Screen[Any] | None = None
+    """A screen just pushed that has not been painted with its focus yet."""
+    _depth = 0
 
     def watch_screens(self) -> None:
         """Follow the app's screen changes (call once the app runs)."""
@@ -64,12 +69,12 @@ class KeyGate:
 
     @property
     def gated(self) -> bool:
-        """True while the screen on top has an action opening or running from it."""
+        """True while the screen on top is still opening, or has an action opening from it."""
         try:
             screen = self.app.screen
         except Exception:  # no screen yet (starting) or any more (closing)
             return False
-        return any(running.base is screen for running in self._running)
+        return screen is self._opening or any(r.base is screen for r in self._running)
 
     def take(self, event: events.Key) -> bool:
         """Hold ``event`` if the top screen is gated; False: deliver it as usual."""
@@ -81,9 +86,26 @@ class KeyGate:
         return True
 
     def _screen_changed(self, screen: Screen[Any]) -> None:
-        if self.held and not self.gated:
-            # After the next paint the new screen is composed and has its focus.
+        depth = len(self.app.screen_stack)
+        pushed, self._depth = depth > self._depth, depth
+        if pushed:
+            # Keys typed before a new screen has its focus would reach the screen itself and
+            # be lost (``:vol`` typed in one go): they are held until it is ready.
+            self._opening = screen
+            self.app.call_after_refresh(self._opened, screen, 0)
+        elif self.held and not self.gated:
             self.app.call_after_refresh(self._hand_over, screen)
+
+    def _opened(self, screen: Screen[Any], attempts: int) -> None:
+        if self._opening is not screen:
+            return
+        if screen.focused is None and attempts < 5 and screen.focus_chain:
+            # Painted, but its focus is not set yet (a dialog focuses its field on mount).
+            self.app.call_after_refresh(self._opened, screen, attempts + 1)
+            return
+        self._opening = None
+        if self.held and not self.gated:
+            self._hand_over(screen)
 
     def _hand_over(self, screen: Screen[Any]) -> None:
         """Type held characters into the new dialog's text field; drop the other keys."""
@@ -92,7 +114,8 @@ class KeyGate:
             return
         text = "".join(k.character or "" for k in held if k.is_printable)
         focused = screen.focused
-        if not text:
+        if not text or not getattr(screen, "accepts_typeahead", False):
+            # A confirmation's typed label must be typed while it is shown, never before.
             return
         if isinstance(focused, Input):
             focused.insert_text_at_cursor(text)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.dom import DOMNode
-from textual.keys import _character_to_key
+from textual.keys import _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -60,6 +61,16 @@ def key_of(char: str) -> str:
     return char if char.isalnum() else _character_to_key(char)
 
 
+def character_of(key: str) -> str | None:
+    """The character a key types (``colon`` -> ``:``), as Textual's own pilot works it out."""
+    if len(key) == 1:
+        return key
+    try:
+        return unicodedata.lookup(_get_unicode_name_from_key(key))
+    except KeyError:
+        return None
+
+
 def type_fast(app: Any, keys: Iterable[str]) -> None:
     """Post ``keys`` (key names) to the app in one go, as a terminal burst arrives.
 
@@ -67,8 +78,7 @@ def type_fast(app: Any, keys: Iterable[str]) -> None:
     gets the event loop only when the app yields, exactly as with a fast typist.
     """
     for key in keys:
-        char = key if len(key) == 1 else {"space": " ", "minus": "-"}.get(key)
-        event = events.Key(key, char)
+        event = events.Key(key, character_of(key))
         event.set_sender(app)
         app.post_message(event)
 

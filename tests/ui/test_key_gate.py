@@ -5,21 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
-
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
 from tests.ui.helpers import make_app, settle, wait_for_screen
+from tests.ui.keyboard import key_of
+from tests.ui.keyboard import type_fast as post_keys
 from tui.api.endpoints import REGISTRY
 
 
 def type_fast(pilot: Any, keys: str | list[str]) -> None:
     """Queue key events as a terminal delivers a burst: no waiting between them."""
-    for key in keys:
-        character = key if len(key) == 1 else None
-        pilot.app.post_message(events.Key(key, character))
+    post_keys(pilot.app, [key_of(k) if len(k) == 1 else k for k in keys])
 
 
 def mutations(app: Any) -> list[str]:
@@ -68,3 +66,36 @@ async def test_characters_typed_while_a_form_opens_go_into_its_first_field() -> 
         await settle(pilot)
         assert not dialogs(app)
         assert not mutations(app), app.session.simulator.request_log[before:]
+
+
+async def test_a_command_typed_in_one_go_lands_in_the_command_line() -> None:
+    from screens.command_line import CommandLineScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        type_fast(pilot, ":vol")
+        line = await wait_for_screen(pilot, CommandLineScreen)
+        for _ in range(10):
+            await pilot.pause()
+        assert line.query_one("Input").value == "vol"
+
+
+async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.go_to_area("volumes")
+        await settle(pilot)
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        pane.table.focus()
+        label = pane.current_item["label"]
+        type_fast(pilot, ["d", *label, "enter"])  # delete, the label, enter: all before it shows
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        for _ in range(10):
+            await pilot.pause()
+        assert app.screen is confirm
+        assert confirm.query_one("Input").value == ""
+        assert not mutations(app)
+        await pilot.press("escape")
+        await settle(pilot)
