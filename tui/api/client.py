@@ -8,7 +8,7 @@ import ipaddress
 import logging
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, TypeVar, overload
+from typing import Any, TypedDict, TypeVar, Unpack, overload
 from urllib.parse import urlsplit
 
 import httpx
@@ -135,6 +135,14 @@ def _dump_body(body: BaseModel | Mapping[str, Any] | None) -> Any:
     if isinstance(body, BaseModel):
         return body.model_dump(mode="json", exclude_unset=True, by_alias=True)
     return dict(body)
+
+
+class ListingOptions(TypedDict, total=False):
+    """Options of a listing that :meth:`ApiClient.fetch_all` passes on to ``iter_all``."""
+
+    page_size: int | None
+    query: Mapping[str, Any] | None
+    max_concurrency: int | None
 
 
 class ApiClient:
@@ -592,25 +600,14 @@ class ApiClient:
         ep: Endpoint | str,
         path_params: Mapping[str, Any] | None = None,
         *,
-        page_size: int | None = None,
         model: type[T] | None = None,
-        query: Mapping[str, Any] | None = None,
+        **listing: Unpack[ListingOptions],
     ) -> list[T]:
-        """Every item of a collection, pages fetched concurrently.
+        """Every item of a collection in server order: :meth:`iter_all`'s pages, joined.
 
-        Args:
-            ep: Collection endpoint or its name.
-            path_params: Values for the path template.
-            page_size: Items per page.
-            model: Item model; defaults to the endpoint's response model.
-            query: Extra query parameters.
-
-        Returns:
-            All items in server order.
+        Takes the same arguments as :meth:`iter_all`.
         """
         items: list[T] = []
-        async for page in self.iter_all(
-            ep, path_params, page_size=page_size, model=model, query=query
-        ):
+        async for page in self.iter_all(ep, path_params, model=model, **listing):
             items.extend(page.data)
         return items
