@@ -91,3 +91,24 @@ async def wait_for_screen(pilot: Pilot[Any], screen_type: type[Any], rounds: int
             return pilot.app.screen
         await pilot.pause()
     raise AssertionError(f"{screen_type.__name__} did not open; screen is {pilot.app.screen!r}")
+
+
+async def open_area(pilot: Pilot[Any], area: str) -> Any:
+    """Show ``area`` with its list loaded and focused; returns the list pane."""
+    from screens.list_pane import ResourceListPane
+
+    pilot.app.go_to_area(area)
+    await settle(pilot)
+    pane = pilot.app.screen.query_one("#pane-0", ResourceListPane)
+    pane.table.focus()
+    await pilot.pause()
+    return pane
+
+
+async def wait_until(pilot: Pilot[Any], condition: Any, rounds: int = 60) -> None:
+    """Pause until ``condition()`` holds (a worker filling a list); fail after ``rounds``."""
+    for _ in range(rounds):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError("condition never held")

@@ -6,8 +6,8 @@ from typing import Any
 
 from textual.widgets._footer import FooterKey
 
-from tests.ui.helpers import make_app, settle
-from tests.ui.test_compute_ui import instances, select, wait_until
+from tests.ui.helpers import make_app, settle, wait_until
+from tests.ui.test_compute_ui import instances, select
 from widgets.action_footer import ActionFooter
 
 

@@ -12,15 +12,7 @@ from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from screens.once import OnceModal
 from screens.preferences import PreferencesModal
-from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
-
-
-async def open_area(pilot: Any, area: str) -> ResourceListPane:
-    pilot.app.go_to_area(area)
-    await settle(pilot)
-    pane: ResourceListPane = pilot.app.screen.query_one("#pane-0", ResourceListPane)
-    pane.table.focus()
-    return pane
+from tests.ui.helpers import demo_session, make_app, open_area, settle, wait_for_screen
 
 
 def volume_labels(app: Any) -> set[str]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.ui.helpers import make_app, settle
-from tests.ui.test_actions import open_area
+from tests.ui.helpers import make_app, open_area, settle
 from widgets.column_hint import columns_beyond
 
 

@@ -14,7 +14,7 @@ from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
 from screens.stats import StatsPane, StatsScreen
-from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
+from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen, wait_until
 from tui.simulator import VirtualClock
 
 
@@ -48,14 +48,6 @@ async def press_on_instance(pilot: Any, label: str, key: str) -> None:
     await select(pilot, pane, label)
     await pilot.press(key)
     await settle(pilot)
-
-
-async def wait_until(pilot: Any, condition: Any, rounds: int = 40) -> None:
-    for _ in range(rounds):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError("condition never held")
 
 
 async def test_create_an_instance_through_client_and_server_errors() -> None:

@@ -3,38 +3,18 @@ never be undone (a public script) is sent only after a typed confirmation."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widgets import Input, Select
 
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
-from screens.list_pane import ResourceListPane
-from tests.ui.helpers import make_app, settle, wait_for_screen
-
-
-async def open_list(pilot: Any, area: str) -> ResourceListPane:
-    pilot.app.go_to_area(area)
-    await settle(pilot)
-    pane: ResourceListPane = pilot.app.screen.query_one("#pane-0", ResourceListPane)
-    pane.table.focus()
-    await pilot.pause()
-    return pane
-
-
-async def wait_until(pilot: Any, condition: Any, rounds: int = 60) -> None:
-    for _ in range(rounds):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError("condition never held")
+from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
 
 
 async def test_new_image_from_disk_offers_the_disks_of_the_chosen_instance() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await open_list(pilot, "images")
+        await open_area(pilot, "images")
         await pilot.press("n")
         form = await wait_for_screen(pilot, FormModal)
         model_form = form.model_form
@@ -62,7 +42,7 @@ async def test_a_required_choice_error_clears_when_a_value_is_chosen() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await open_list(pilot, "instances")
+        await open_area(pilot, "instances")
         await pilot.press("n")
         form = await wait_for_screen(pilot, FormModal)
         region = form.model_form.widget_for("region")
@@ -83,7 +63,7 @@ async def test_making_a_script_public_needs_its_label_typed() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        pane = await open_list(pilot, "deployscripts")
+        pane = await open_area(pilot, "deployscripts")
         key = next(k for k, s in pane.items.items() if not s.get("is_public"))
         label = pane.items[key]["label"]
         pane.table.move_cursor(key)

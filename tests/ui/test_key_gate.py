@@ -9,7 +9,7 @@ from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from tests.ui.helpers import make_app, settle, wait_for_screen
+from tests.ui.helpers import make_app, open_area, settle, wait_for_screen
 from tests.ui.keyboard import key_of
 from tests.ui.keyboard import type_fast as post_keys
 from tui.api.endpoints import REGISTRY
@@ -85,10 +85,7 @@ async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        app.go_to_area("volumes")
-        await settle(pilot)
-        pane = app.screen.query_one("#pane-0", ResourceListPane)
-        pane.table.focus()
+        pane = await open_area(pilot, "volumes")
         label = pane.current_item["label"]
         type_fast(pilot, ["d", *label, "enter"])  # delete, the label, enter: all before it shows
         confirm = await wait_for_screen(pilot, ConfirmModal)

@@ -70,6 +70,14 @@ async def show_tab(pilot: Any, probe: KeyProbe, title: str) -> None:
     raise AssertionError(f"no {title} tab")
 
 
+async def open_tabs(pilot: Any, probe: KeyProbe, area: str, *tabs: str) -> None:
+    """From ``area``'s list, open the first item's tab ``tabs[0]``, its first row's ``tabs[1]``..."""
+    await start(pilot, probe, area)
+    for title in tabs:
+        await keys(pilot, probe, "enter")
+        await show_tab(pilot, probe, title)
+
+
 def modals(app: Any) -> list[Any]:
     """Dialogs in the current stack, bottom first."""
     return [s for s in app.screen_stack if is_dialog(s)]
@@ -94,9 +102,7 @@ async def test_typing_ndy_on_configs_opens_only_the_new_config_form_and_deletes_
     app = make_app()
     probe = KeyProbe.install(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
-        await start(pilot, probe, "instances")
-        await keys(pilot, probe, "enter")
-        await show_tab(pilot, probe, "Configs")
+        await open_tabs(pilot, probe, "instances", "Configs")
         detail = app.screen
         configs = app.session.simulator.store.rows("compute.configs")
         before = len(configs)
@@ -146,11 +152,7 @@ async def test_escape_three_times_from_balancer_config_nodes_leaves_keys_on_a_ta
     app = make_app()
     probe = KeyProbe.install(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
-        await start(pilot, probe, "loadbalancers")
-        await keys(pilot, probe, "enter")
-        await show_tab(pilot, probe, "Configs")
-        await keys(pilot, probe, "enter")
-        await show_tab(pilot, probe, "Nodes")
+        await open_tabs(pilot, probe, "loadbalancers", "Configs", "Nodes")
 
         await keys(pilot, probe, "escape", "escape", "escape")
 
@@ -176,9 +178,7 @@ async def test_stats_and_transfer_tab_keys_work_in_the_pane(
     app = make_app()
     probe = KeyProbe.install(app, monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
-        await start(pilot, probe, "instances")
-        await keys(pilot, probe, "enter")
-        await show_tab(pilot, probe, tab)
+        await open_tabs(pilot, probe, "instances", tab)
         assert isinstance(app.screen, ResourceDetailScreen)
         pane = app.screen.query_one(pane_type)
         shown_keys = footer_keys(app)

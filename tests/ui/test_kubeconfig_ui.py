@@ -11,8 +11,7 @@ from textual.widgets import Checkbox, Input, TabbedContent
 
 from screens.kubeconfig import SaveKubeconfigModal
 from screens.singleton_pane import SingletonPane
-from tests.ui.helpers import make_app, settle, wait_for_screen
-from tests.ui.test_compute_ui import wait_until
+from tests.ui.helpers import make_app, settle, wait_for_screen, wait_until
 from tests.ui.test_resource_detail import open_item
 from widgets.detail_panel import DetailPanel
 

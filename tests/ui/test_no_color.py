@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from rich.segment import Segment
 
-from tests.ui.helpers import make_app, settle
-from tests.ui.test_actions import open_area
+from tests.ui.helpers import make_app, open_area, settle
 
 
 def _colours(segments: list[Segment]) -> set[str]:

@@ -7,8 +7,8 @@ from textual.widgets._footer import FooterKey
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.resource_detail import ActionsPanel
-from tests.ui.helpers import make_app, settle, wait_for_screen
-from tests.ui.test_actions import open_area, options_of
+from tests.ui.helpers import make_app, open_area, settle, wait_for_screen
+from tests.ui.test_actions import options_of
 from tests.ui.test_compute_ui import select
 from widgets.action_footer import ActionFooter
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual_plotext import PlotextPlot
 
+from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import ResourceListPane
 from screens.stats import StatsScreen
-from tests.ui.helpers import make_app, settle
-from tests.ui.test_actions import open_area
+from tests.ui.helpers import make_app, open_area, settle
 from tests.ui.test_compute_ui import press_on_instance, select
 from widgets.detail_panel import DetailPanel
 
