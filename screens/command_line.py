@@ -19,6 +19,8 @@ class CommandLineScreen(ModalScreen[str | None]):
 
     accepts_typeahead = True
     """``:vol`` typed in one go: ``vol`` lands in the line (see :mod:`screens.key_gate`)."""
+    submits_typeahead = True
+    """And ``:vol`` then enter goes there: a command line sends nothing to the API."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="command.cancel"),

@@ -1,10 +1,15 @@
-"""Keys typed while an action is opening its dialog never reach the screen beneath.
+"""Keys never reach a screen the user cannot see, nor one that opened after they were typed.
 
 An action key starts a worker that opens a form or a confirmation a moment later. Keys typed
 in that moment (``n`` then ``dy`` as the start of a label) used to reach the list behind: ``d``
-opened a Delete confirmation under the form, and ``y`` would have confirmed it. While an action
-runs, the screen it started from is *gated*: whenever that screen is on top, keys are held
-instead of delivered. A screen just pushed is gated too until it is painted with its focus.
+opened a Delete confirmation under the form, and ``y`` would have confirmed it. Three rules:
+
+* While an action runs, the screen it started from is *gated*: whenever that screen is on top,
+  keys are held instead of delivered.
+* A screen just pushed holds keys until it has its focus (keys would reach no field).
+* A key remembers the screen that was on top when it was typed. Textual hands a key to the
+  focused widget first and runs bindings when it comes back up to the app, so a key typed on
+  the list can come back after a dialog opened: it is held, never run as the dialog's key.
 
 When the new screen is ready, printable characters held meanwhile are typed into its focused
 text field if it takes typeahead (a form, the command line: ``accepts_typeahead``); every other
@@ -14,6 +19,7 @@ fill its typed label. When the action ends, whatever is still held is dropped.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +33,12 @@ if TYPE_CHECKING:
 PASS_THROUGH = frozenset({"ctrl+c", "ctrl+q"})
 """Keys never held: quitting must always work."""
 
+OPENING_LIMIT = 1.0
+"""Seconds a newly pushed screen may take to get its focus before keys flow to it anyway."""
+
+TYPED_ON = "_cloudtui_typed_on"
+"""Attribute of a key event: the screen on top when it was typed."""
+
 
 @dataclass
 class _Running:
@@ -37,7 +49,7 @@ class _Running:
 
 @dataclass
 class KeyGate:
-    """Holds the keys of screens whose actions are still opening their dialogs.
+    """Holds keys typed for a screen that is not (or not yet) the one they would reach.
 
     Args:
         app: The app whose keys are gated (its key handling asks :meth:`take` first).
@@ -47,7 +59,8 @@ class KeyGate:
     held: list[events.Key] = field(default_factory=list)
     _running: list[_Running] = field(default_factory=list)
     _opening: Screen[Any] | None = None
-    """A screen just pushed that has not been painted with its focus yet."""
+    """A screen just pushed that does not have its focus yet."""
+    _opened_at = 0.0
     _depth = 0
 
     def watch_screens(self) -> None:
@@ -67,57 +80,85 @@ class KeyGate:
         if not self.gated:
             self.held.clear()
 
+    def _top(self) -> Screen[Any] | None:
+        try:
+            return self.app.screen
+        except Exception:  # no screen yet (starting) or any more (closing)
+            return None
+
     @property
     def gated(self) -> bool:
-        """True while the screen on top is still opening, or has an action opening from it."""
-        try:
-            screen = self.app.screen
-        except Exception:  # no screen yet (starting) or any more (closing)
-            return False
-        return screen is self._opening or any(r.base is screen for r in self._running)
+        """True while the screen on top has an action opening or running from it."""
+        screen = self._top()
+        return any(r.base is screen for r in self._running)
 
     def take(self, event: events.Key) -> bool:
-        """Hold ``event`` if the top screen is gated; False: deliver it as usual."""
-        if event.key in PASS_THROUGH or not self.gated:
+        """Hold ``event`` if it must not reach the top screen now; False: deliver it."""
+        top = self._top()
+        if event.key in PASS_THROUGH or top is None:
             return False
+        if not event.is_forwarded:
+            setattr(event, TYPED_ON, top)
+        if self.gated or not self._ready(top):
+            return self._hold(event)
+        if getattr(event, TYPED_ON, top) is not top:
+            # Typed while another screen was on top: at most typeahead for this one.
+            self._hold(event)
+            self._hand_over(top)
+            return True
+        if self.held:
+            self._hand_over(top)  # what was held comes before this key
+        return False
+
+    def _hold(self, event: events.Key) -> bool:
         self.held.append(event)
         event.stop()
         event.prevent_default()
         return True
 
+    def _ready(self, screen: Screen[Any]) -> bool:
+        """False while ``screen`` was just pushed and has no focus yet (for a moment at most)."""
+        if screen is not self._opening:
+            return True
+        late = time.monotonic() - self._opened_at >= OPENING_LIMIT
+        if late or screen.focused is not None or not screen.focus_chain:
+            self._opening = None
+            return True
+        return False
+
     def _screen_changed(self, screen: Screen[Any]) -> None:
         depth = len(self.app.screen_stack)
         pushed, self._depth = depth > self._depth, depth
         if pushed:
-            # Keys typed before a new screen has its focus would reach the screen itself and
-            # be lost (``:vol`` typed in one go): they are held until it is ready.
             self._opening = screen
-            self.app.call_after_refresh(self._opened, screen, 0)
-        elif self.held and not self.gated:
-            self.app.call_after_refresh(self._hand_over, screen)
+            self._opened_at = time.monotonic()
+        # Held keys are handed over once the screen is ready, even if no other key comes.
+        self.app.call_after_refresh(self._settle, screen)
 
-    def _opened(self, screen: Screen[Any], attempts: int) -> None:
-        if self._opening is not screen:
+    def _settle(self, screen: Screen[Any]) -> None:
+        if screen is not self._top():
             return
-        if screen.focused is None and attempts < 5 and screen.focus_chain:
-            # Painted, but its focus is not set yet (a dialog focuses its field on mount).
-            self.app.call_after_refresh(self._opened, screen, attempts + 1)
+        if not self._ready(screen):
+            self.app.call_after_refresh(self._settle, screen)
             return
-        self._opening = None
         if self.held and not self.gated:
             self._hand_over(screen)
 
     def _hand_over(self, screen: Screen[Any]) -> None:
-        """Type held characters into the new dialog's text field; drop the other keys."""
+        """Type held characters into the screen's text field if it takes typeahead; drop
+        every other held key."""
         held, self.held = self.held, []
-        if self.gated or screen is not self.app.screen:
+        if self.gated or screen is not self._top():
             return
         text = "".join(k.character or "" for k in held if k.is_printable)
         focused = screen.focused
-        if not text or not getattr(screen, "accepts_typeahead", False):
+        if not getattr(screen, "accepts_typeahead", False):
             # A confirmation's typed label must be typed while it is shown, never before.
             return
         if isinstance(focused, Input):
             focused.insert_text_at_cursor(text)
+            submit = getattr(screen, "submits_typeahead", False) and held[-1].key == "enter"
+            if submit and focused.value:
+                screen.call_later(focused.action_submit)  # ``:dns`` and enter, typed in one go
         elif isinstance(focused, TextArea) and not focused.read_only:
             focused.insert(text)

@@ -68,7 +68,7 @@ async def test_characters_typed_while_a_form_opens_go_into_its_first_field() -> 
         assert not mutations(app), app.session.simulator.request_log[before:]
 
 
-async def test_a_command_typed_in_one_go_lands_in_the_command_line() -> None:
+async def test_a_command_typed_in_one_go_lands_in_the_command_line_and_runs() -> None:
     from screens.command_line import CommandLineScreen
 
     app = make_app()
@@ -79,6 +79,11 @@ async def test_a_command_typed_in_one_go_lands_in_the_command_line() -> None:
         for _ in range(10):
             await pilot.pause()
         assert line.query_one("Input").value == "vol"
+        await pilot.press("escape")
+        type_fast(pilot, [":", "v", "o", "l", "enter"])  # and enter: the command runs
+        for _ in range(20):
+            await pilot.pause()
+        assert app.current_mode == "volumes"
 
 
 async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label() -> None:
