@@ -112,3 +112,12 @@ async def wait_until(pilot: Pilot[Any], condition: Any, rounds: int = 60) -> Non
             return
         await pilot.pause()
     raise AssertionError("condition never held")
+
+
+async def open_form(pilot: Pilot[Any], area: str, key: str = "n") -> Any:
+    """Open ``area``, press ``key`` on its list and return the form it opens."""
+    from screens.form import FormModal
+
+    await open_area(pilot, area)
+    await pilot.press(key)
+    return await wait_for_screen(pilot, FormModal)

@@ -7,16 +7,14 @@ from textual.widgets import Input, Select
 
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
-from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
+from tests.ui.helpers import make_app, open_area, open_form, settle, wait_for_screen, wait_until
 
 
 async def test_new_image_from_disk_offers_the_disks_of_the_chosen_instance() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await open_area(pilot, "images")
-        await pilot.press("n")
-        form = await wait_for_screen(pilot, FormModal)
+        form = await open_form(pilot, "images")
         model_form = form.model_form
         instance = model_form.widget_for("compute_id")
         disk = model_form.widget_for("disk_id")
@@ -42,9 +40,7 @@ async def test_a_required_choice_error_clears_when_a_value_is_chosen() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await open_area(pilot, "instances")
-        await pilot.press("n")
-        form = await wait_for_screen(pilot, FormModal)
+        form = await open_form(pilot, "instances")
         region = form.model_form.widget_for("region")
         assert isinstance(region, Select)
         await wait_until(pilot, lambda: len(region._options) > 1)  # type: ignore[attr-defined]

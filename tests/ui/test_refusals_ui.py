@@ -7,7 +7,7 @@ from textual.widgets._footer import FooterKey
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.resource_detail import ActionsPanel
-from tests.ui.helpers import make_app, open_area, settle, wait_for_screen
+from tests.ui.helpers import make_app, open_area, open_form, settle, wait_for_screen
 from tests.ui.test_actions import options_of
 from tests.ui.test_compute_ui import select
 from widgets.action_footer import ActionFooter
@@ -59,9 +59,7 @@ async def test_a_new_volume_offers_instances_of_the_region_chosen() -> None:
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
-        await open_area(pilot, "volumes")
-        await pilot.press("n")
-        modal = await wait_for_screen(pilot, FormModal)
+        modal = await open_form(pilot, "volumes")
         form = modal.model_form
         everywhere = await options_of(pilot, form, "compute_id", at_least=2)
         form.set_value("region", "eu-central")
