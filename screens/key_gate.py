@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -38,6 +39,10 @@ OPENING_LIMIT = 1.0
 
 TYPED_ON = "_cloudtui_typed_on"
 """Attribute of a key event: the screen on top when it was typed."""
+
+FLIGHT_LIMIT = 0.5
+"""Seconds a key may take to come back up to the app before the next one goes anyway (a key
+whose widget went away never comes back)."""
 
 
 @dataclass
@@ -62,6 +67,11 @@ class KeyGate:
     """A screen just pushed that does not have its focus yet."""
     _opened_at = 0.0
     _depth = 0
+    _in_flight: events.Key | None = None
+    """The key handed to a widget and not yet back at the app (its bindings not yet run)."""
+    _flight_started = 0.0
+    _waiting: list[events.Key] = field(default_factory=list)
+    """Keys typed while another was in flight, in order."""
 
     def watch_screens(self) -> None:
         """Follow the app's screen changes (call once the app runs)."""
@@ -93,22 +103,106 @@ class KeyGate:
         return any(r.base is screen for r in self._running)
 
     def take(self, event: events.Key) -> bool:
-        """Hold ``event`` if it must not reach the top screen now; False: deliver it."""
+        """Hold ``event`` if it must not reach the top screen now; False: deliver it.
+
+        Keys go one at a time: a key reaches the focused widget only once the previous one
+        came back up to the app and its binding ran (``:lb`` typed in one go: ``l`` and ``b``
+        wait for ``:`` to open the command line, instead of reaching the list first).
+        """
         top = self._top()
         if event.key in PASS_THROUGH or top is None:
             return False
         if not event.is_forwarded:
-            setattr(event, TYPED_ON, top)
+            if getattr(event, TYPED_ON, None) is None:
+                setattr(event, TYPED_ON, top)  # the screen the user was looking at
+            if event is not self._in_flight and self._busy():
+                self._waiting.append(event)
+                event.stop()
+                event.prevent_default()
+                return True
+            if not self._deliverable(event, top):
+                self._landed(event)
+                return True
+            self._in_flight = event
+            self._flight_started = time.monotonic()
+            return False
+        return not self._deliverable(event, top)
+
+    def _deliverable(self, event: events.Key, top: Screen[Any]) -> bool:
+        """False after holding ``event``: it must not reach ``top`` now."""
         if self.gated or not self._ready(top):
-            return self._hold(event)
+            return not self._hold(event)
         if getattr(event, TYPED_ON, top) is not top:
             # Typed while another screen was on top: at most typeahead for this one.
             self._hold(event)
             self._hand_over(top)
-            return True
+            return False
         if self.held:
             self._hand_over(top)  # what was held comes before this key
-        return False
+        return True
+
+    # -- one key at a time ------------------------------------------------------------------
+
+    def _busy(self) -> bool:
+        if self._in_flight is None and not self._waiting:
+            return False
+        if time.monotonic() - self._flight_started > FLIGHT_LIMIT:
+            self._landed(self._in_flight)  # lost on the way (its widget went away)
+            return self._in_flight is not None or bool(self._waiting)
+        return True
+
+    def sent(self, event: events.Key, target: Any) -> None:
+        """The app has handed ``event`` (typed, not come back) to ``target``, or ran one of its
+        own priority bindings for it (then it is done with)."""
+        if event is not self._in_flight:
+            return
+        if not event.is_forwarded:
+            self._landed(event)
+            return
+        self._follow(event, target)
+        # However the key's way ends, the keys behind it wait a moment at most.
+        self.app.set_timer(FLIGHT_LIMIT, partial(self._expire, event))
+
+    def _expire(self, event: events.Key) -> None:
+        if event is self._in_flight:
+            self._landed(event)
+
+    def _follow(self, event: events.Key, node: Any) -> None:
+        """Look again once ``node`` has handled ``event`` (its queue is in order)."""
+        if not node.call_later(self._handled, event, node):
+            self._landed(event)
+
+    def _handled(self, event: events.Key, node: Any) -> None:
+        if event is not self._in_flight:
+            return
+        parent = node._parent
+        if parent is None or parent is self.app:
+            # A screen hands a key on to the app, which lands it once its bindings ran
+            # (:meth:`back_at_app`); one the screen itself stopped never gets there.
+            if event._stop_propagation and event._sender is not self.app:
+                self._landed(event)
+        elif event._stop_propagation:
+            self._landed(event)  # a widget consumed it (an input took the character)
+        else:
+            self._follow(event, parent)
+
+    def back_at_app(self, event: events.Key) -> None:
+        """The app has run ``event``'s bindings (the key's last stop): the next one may go."""
+        if event is self._in_flight:
+            self._landed(event)
+
+    def _landed(self, event: events.Key | None) -> None:
+        """``event`` is done with: send the next waiting key through the app again."""
+        if event is not self._in_flight:
+            return
+        self._in_flight = None
+        if self._waiting:
+            first = self._waiting.pop(0)
+            again = events.Key(first.key, first.character)
+            setattr(again, TYPED_ON, getattr(first, TYPED_ON, None))
+            self._in_flight = again
+            self._flight_started = time.monotonic()
+            self.app.post_message(again)
 
     def _hold(self, event: events.Key) -> bool:
         self.held.append(event)

@@ -129,9 +129,18 @@ class CloudApp(App[int]):
         # Keys are offered to the gate twice: as typed (before the focused widget sees them)
         # and as they come back up to the app's bindings (a key typed just before an action
         # key was read may reach the bindings after the action started).
-        if isinstance(event, events.Key) and self.key_gate.take(event):
+        if not isinstance(event, events.Key):
+            await super().on_event(event)
             return
+        came_back = event.is_forwarded  # read first: forwarding it marks it forwarded
+        if self.key_gate.take(event):
+            return
+        target = self.focused or self.screen  # where Textual hands a typed key
         await super().on_event(event)
+        if came_back:
+            self.key_gate.back_at_app(event)
+        else:
+            self.key_gate.sent(event, target)
 
     # -- start-up ---------------------------------------------------------------------------
 
