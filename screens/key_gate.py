@@ -176,15 +176,14 @@ class KeyGate:
         if event is not self._in_flight:
             return
         parent = node._parent
-        if parent is None or parent is self.app:
-            # A screen hands a key on to the app, which lands it once its bindings ran
-            # (:meth:`back_at_app`); one the screen itself stopped never gets there.
-            if event._stop_propagation and event._sender is not self.app:
-                self._landed(event)
-        elif event._stop_propagation:
-            self._landed(event)  # a widget consumed it (an input took the character)
-        else:
+        if node is self.app or parent is None:
+            self._landed(event)  # the app has run its bindings (or it never got there)
+        elif parent is self.app or not event._stop_propagation:
+            # On up: a screen hands a key to the app even when flagged stopped (Textual
+            # stops a key at the screen below its sender), so the app is always asked.
             self._follow(event, parent)
+        else:
+            self._landed(event)  # a widget consumed it (an input took the character)
 
     def back_at_app(self, event: events.Key) -> None:
         """The app has run ``event``'s bindings (the key's last stop): the next one may go."""
