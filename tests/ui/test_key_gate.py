@@ -101,3 +101,18 @@ async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label
         assert not mutations(app)
         await pilot.press("escape")
         await settle(pilot)
+
+
+async def test_keys_typed_after_a_key_wait_for_its_binding() -> None:
+    # On the instances list `b` (Boot, disabled for a running instance) is eaten by the list
+    # with a notice: typed right after `:`, it must reach the command line instead.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        type_fast(pilot, [":", "l", "b", "enter"])
+        for _ in range(30):
+            await pilot.pause()
+            if app.current_mode == "loadbalancers":
+                break
+        assert app.current_mode == "loadbalancers"
+        assert not any("Boot" in title for title, _ in app.notification_log)
