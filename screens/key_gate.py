@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -116,6 +115,8 @@ class KeyGate:
             if getattr(event, TYPED_ON, None) is None:
                 setattr(event, TYPED_ON, top)  # the screen the user was looking at
             if event is not self._in_flight and self._busy():
+                if not self._waiting:
+                    self.app.set_timer(FLIGHT_LIMIT, self._unstick)
                 self._waiting.append(event)
                 event.stop()
                 event.prevent_default()
@@ -160,12 +161,13 @@ class KeyGate:
             self._landed(event)
             return
         self._follow(event, target)
-        # However the key's way ends, the keys behind it wait a moment at most.
-        self.app.set_timer(FLIGHT_LIMIT, partial(self._expire, event))
 
-    def _expire(self, event: events.Key) -> None:
-        if event is self._in_flight:
-            self._landed(event)
+    def _unstick(self) -> None:
+        """However a key's way ended, the keys behind it wait a moment at most."""
+        if self._waiting or self._in_flight is not None:
+            self._busy()  # lands a key in flight for too long, sending the next
+        if self._waiting:
+            self.app.set_timer(FLIGHT_LIMIT, self._unstick)
 
     def _follow(self, event: events.Key, node: Any) -> None:
         """Look again once ``node`` has handled ``event`` (its queue is in order)."""
