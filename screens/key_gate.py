@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -35,6 +36,9 @@ PASS_THROUGH = frozenset({"ctrl+c", "ctrl+q"})
 
 OPENING_LIMIT = 1.0
 """Seconds a newly pushed screen may take to get its focus before keys flow to it anyway."""
+
+RETRY_DELAY = 0.02
+"""Seconds between looks at a screen that is not ready for held keys yet."""
 
 TYPED_ON = "_cloudtui_typed_on"
 """Attribute of a key event: the screen on top when it was typed."""
@@ -197,13 +201,17 @@ class KeyGate:
         if event is not self._in_flight:
             return
         self._in_flight = None
-        if self._waiting:
-            first = self._waiting.pop(0)
-            again = events.Key(first.key, first.character)
-            setattr(again, TYPED_ON, getattr(first, TYPED_ON, None))
-            self._in_flight = again
-            self._flight_started = time.monotonic()
-            self.app.post_message(again)
+        if not self._waiting:
+            return
+        first = self._waiting.pop(0)
+        again = events.Key(first.key, first.character)
+        setattr(again, TYPED_ON, getattr(first, TYPED_ON, None))
+        # In flight from now: nothing overtakes it. It is sent after the next repaint, once
+        # what its predecessor set off has run (enter in the filter posts a message that moves
+        # the focus to the table; the next key must find the table focused).
+        self._in_flight = again
+        self._flight_started = time.monotonic()
+        self.app.call_after_refresh(self.app.post_message, again)
 
     def _hold(self, event: events.Key) -> bool:
         self.held.append(event)
@@ -216,7 +224,9 @@ class KeyGate:
         if screen is not self._opening:
             return True
         late = time.monotonic() - self._opened_at >= OPENING_LIMIT
-        if late or screen.focused is not None or not screen.focus_chain:
+        # Composed with nothing to focus counts as ready too; not yet mounted does not.
+        nothing_to_focus = screen.is_mounted and not screen.focus_chain
+        if late or screen.focused is not None or nothing_to_focus:
             self._opening = None
             return True
         return False
@@ -230,11 +240,16 @@ class KeyGate:
         # Held keys are handed over once the screen is ready, even if no other key comes.
         self.app.call_after_refresh(self._settle, screen)
 
+    def _settle_soon(self, screen: Screen[Any]) -> None:
+        # A timer, not call_after_refresh: a callback that keeps re-queuing itself after each
+        # refresh stalled the screen's own repaints.
+        self.app.set_timer(RETRY_DELAY, partial(self._settle, screen))
+
     def _settle(self, screen: Screen[Any]) -> None:
         if screen is not self._top():
             return
         if not self._ready(screen):
-            self.app.call_after_refresh(self._settle, screen)
+            self._settle_soon(screen)
             return
         if self.held and not self.gated:
             self._hand_over(screen)
@@ -249,6 +264,12 @@ class KeyGate:
         focused = screen.focused
         if not getattr(screen, "accepts_typeahead", False):
             # A confirmation's typed label must be typed while it is shown, never before.
+            return
+        text_field = isinstance(focused, Input | TextArea)
+        if text and not text_field and time.monotonic() - self._opened_at < OPENING_LIMIT:
+            # A form focuses its first field once mounted (the form itself has it first).
+            self.held = held + self.held
+            self._settle_soon(screen)
             return
         if isinstance(focused, Input):
             focused.insert_text_at_cursor(text)
