@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 PASS_THROUGH = frozenset({"ctrl+c", "ctrl+q"})
 """Keys never held: quitting must always work."""
 
-OPENING_LIMIT = 1.0
-"""Seconds a newly pushed screen may take to get its focus before keys flow to it anyway."""
+OPENING_LIMIT = 3.0
+"""Seconds a newly pushed screen may take to get its focus before keys flow to it anyway (a
+long form takes over two seconds to build on a slow machine)."""
 
 RETRY_DELAY = 0.02
 """Seconds between looks at a screen that is not ready for held keys yet."""
@@ -73,6 +74,8 @@ class KeyGate:
     _in_flight: events.Key | None = None
     """The key handed to a widget and not yet back at the app (its bindings not yet run)."""
     _flight_started = 0.0
+    _target: Any = None
+    """Where the last key was handed (its way up is where its follow-up messages go)."""
     _waiting: list[events.Key] = field(default_factory=list)
     """Keys typed while another was in flight, in order."""
 
@@ -164,6 +167,7 @@ class KeyGate:
         if not event.is_forwarded:
             self._landed(event)
             return
+        self._target = target
         self._follow(event, target)
 
     def _unstick(self) -> None:
@@ -206,12 +210,20 @@ class KeyGate:
         first = self._waiting.pop(0)
         again = events.Key(first.key, first.character)
         setattr(again, TYPED_ON, getattr(first, TYPED_ON, None))
-        # In flight from now: nothing overtakes it. It is sent after the next repaint, once
-        # what its predecessor set off has run (enter in the filter posts a message that moves
-        # the focus to the table; the next key must find the table focused).
+        # In flight from now: nothing overtakes it. It is sent once what its predecessor set
+        # off along its way has run: enter in the filter posts a message that climbs to the
+        # list and moves the focus to the table, and the next key must find the table focused.
         self._in_flight = again
         self._flight_started = time.monotonic()
-        self.app.call_after_refresh(self.app.post_message, again)
+        self._drain(again, self._target or self.app)
+
+    def _drain(self, event: events.Key, node: Any) -> None:
+        """Climb from ``node`` to the app behind any message posted on the way; then send."""
+        if event is not self._in_flight:
+            return
+        climbing = node is not None and node is not self.app and node.is_running
+        if not climbing or not node.call_later(self._drain, event, node._parent):
+            self.app.post_message(event)
 
     def _hold(self, event: events.Key) -> bool:
         self.held.append(event)
