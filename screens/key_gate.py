@@ -103,6 +103,11 @@ class KeyGate:
             return None
 
     @property
+    def idle(self) -> bool:
+        """True when no key is held, waiting or on its way (every typed key was dealt with)."""
+        return not self.held and not self._waiting and self._in_flight is None
+
+    @property
     def gated(self) -> bool:
         """True while the screen on top has an action opening or running from it."""
         screen = self._top()

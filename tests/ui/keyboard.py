@@ -341,7 +341,11 @@ class KeyProbe:
             AssertionError: A worker still runs after :data:`SETTLE_LIMIT` seconds.
         """
         quiet = 0
+        rounds = 0
         while quiet < 2:
+            rounds += 1
+            if rounds > 2000:
+                raise AssertionError(f"typed keys never dealt with: {self.app.key_gate}")
             busy = self.busy_workers()
             if busy:
                 quiet = 0
@@ -361,8 +365,10 @@ class KeyProbe:
                         f"workers still running after {SETTLE_LIMIT:.0f} s: {names}; "
                         f"stack {self.app.screen_stack}; pushes {self.pushes}"
                     )
-            else:
+            elif not getattr(self.app, "key_gate", None) or self.app.key_gate.idle:
                 quiet += 1
+            else:
+                quiet = 0  # typed keys are still on their way (the app's key gate)
             await pilot.pause()
 
 

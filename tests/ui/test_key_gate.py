@@ -9,7 +9,7 @@ from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
-from tests.ui.helpers import make_app, open_area, settle, wait_for_screen
+from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
 from tests.ui.keyboard import key_of
 from tests.ui.keyboard import type_fast as post_keys
 from tui.api.endpoints import REGISTRY
@@ -57,10 +57,9 @@ async def test_characters_typed_while_a_form_opens_go_into_its_first_field() -> 
         before = len(app.session.simulator.request_log)
         type_fast(pilot, "ndy")
         form = await wait_for_screen(pilot, FormModal)
-        for _ in range(10):
-            await pilot.pause()
+        # The start of a label, typed into the form once its first field has the focus.
+        await wait_until(pilot, lambda: "dy" in str(getattr(form.focused, "value", "")), 400)
         assert [type(d) for d in dialogs(app)] == [FormModal]
-        assert "dy" in str(form.focused.value)  # the start of a label, typed into the form
         assert app.screen is dialogs(app)[0]
         await pilot.press("escape")
         await settle(pilot)
@@ -76,14 +75,10 @@ async def test_a_command_typed_in_one_go_lands_in_the_command_line_and_runs() ->
         await settle(pilot)
         type_fast(pilot, ":vol")
         line = await wait_for_screen(pilot, CommandLineScreen)
-        for _ in range(10):
-            await pilot.pause()
-        assert line.query_one("Input").value == "vol"
+        await wait_until(pilot, lambda: line.query_one("Input").value == "vol", 400)
         await pilot.press("escape")
         type_fast(pilot, [":", "v", "o", "l", "enter"])  # and enter: the command runs
-        for _ in range(20):
-            await pilot.pause()
-        assert app.current_mode == "volumes"
+        await wait_until(pilot, lambda: app.current_mode == "volumes", 400)
 
 
 async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label() -> None:
@@ -94,8 +89,7 @@ async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label
         label = pane.current_item["label"]
         type_fast(pilot, ["d", *label, "enter"])  # delete, the label, enter: all before it shows
         confirm = await wait_for_screen(pilot, ConfirmModal)
-        for _ in range(10):
-            await pilot.pause()
+        await wait_until(pilot, lambda: app.key_gate.idle, 400)  # every typed key dealt with
         assert app.screen is confirm
         assert confirm.query_one("Input").value == ""
         assert not mutations(app)
@@ -110,9 +104,5 @@ async def test_keys_typed_after_a_key_wait_for_its_binding() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         type_fast(pilot, [":", "l", "b", "enter"])
-        for _ in range(30):
-            await pilot.pause()
-            if app.current_mode == "loadbalancers":
-                break
-        assert app.current_mode == "loadbalancers"
+        await wait_until(pilot, lambda: app.current_mode == "loadbalancers", 400)
         assert not any("Boot" in title for title, _ in app.notification_log)

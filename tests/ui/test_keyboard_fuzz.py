@@ -199,7 +199,7 @@ async def test_stats_and_transfer_tab_keys_work_in_the_pane(
 SEEDS = (20260410,)
 """Base seeds; each case's seed is derived from one with its area and size (see ``case_seed``)."""
 
-STEPS = int(os.environ.get("CLOUDTUI_FUZZ_STEPS", "9"))
+STEPS = int(os.environ.get("CLOUDTUI_FUZZ_STEPS", "6"))
 """Steps per case (area x size)."""
 
 SIZES = ((80, 24), (120, 40))
