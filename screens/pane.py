@@ -13,12 +13,10 @@ from typing import Any
 from textual.containers import Vertical
 
 from screens.refresh_timer import RefreshTimer
-from screens.shell import WorkerForwarding
+from screens.shell import WorkerForwarding, main_focus_target
 from tui.api.errors import CloudError
 from tui.resources.format import copy_value, field_title, is_secret_field
 from tui.resources.spec import Action, ResourceSpec
-from widgets.detail_panel import DetailPanel
-from widgets.resource_table import ResourceTable
 
 PaletteAction = tuple[ResourceSpec, Action, dict[str, Any] | None, dict[str, Any]]
 """(spec, action, item or None, path parameters) offered by the palette."""
@@ -102,12 +100,9 @@ class RefreshingPane(WorkerForwarding, Vertical):
         """Focus what the keys act on: the table or the detail panel, else the first input."""
         # Not ShellScreen.content_focus_target: that skips widgets not displayed, and a pane
         # mounted as its tab is being shown runs this before the tab counts as displayed.
-        main = [w for w in self.query("*") if w.focusable]
-        preferred = [w for w in main if isinstance(w, ResourceTable | DetailPanel)]
         # A hand-written pane (statistics) draws without focusable children: its keys are its
         # own, so it takes the focus itself.
-        own = [self] if self.focusable else []
-        target = (preferred or main or own or [None])[0]
+        target = main_focus_target(self.query("*")) or main_focus_target([self])
         if target is not None:
             target.focus()
 

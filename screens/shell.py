@@ -153,6 +153,17 @@ def _shown(widget: Widget) -> bool:
     return all(node.display for node in (widget, *widget.ancestors) if isinstance(node, Widget))
 
 
+def main_focus_target(candidates: Iterable[Widget]) -> Widget | None:
+    """What the keys act on among ``candidates``: a table or detail panel, else the first
+    focusable one."""
+    from widgets.detail_panel import DetailPanel
+    from widgets.resource_table import ResourceTable
+
+    focusable = [w for w in candidates if w.focusable]
+    preferred = [w for w in focusable if isinstance(w, ResourceTable | DetailPanel)]
+    return (preferred or focusable or [None])[0]
+
+
 class WorkerForwarding:
     """Mixin: route this node's worker state changes to the app."""
 
@@ -209,17 +220,12 @@ class ShellScreen(WorkerForwarding, Screen[None]):
         """The widget that takes focus in the content pane: the shown table, else the first."""
         from textual.widgets import Tabs
 
-        from widgets.detail_panel import DetailPanel
-        from widgets.resource_table import ResourceTable
-
         content = self.query_one("#content")
         # The tab bar is never the target: its keys (left/right) are not what the user came
         # for, and a pane without a table (statistics) must get the keys it shows.
-        shown = [
-            w for w in content.query("*") if w.focusable and _shown(w) and not isinstance(w, Tabs)
-        ]
-        preferred = [w for w in shown if isinstance(w, ResourceTable | DetailPanel)]
-        return (preferred or shown or [None])[0]
+        return main_focus_target(
+            w for w in content.query("*") if _shown(w) and not isinstance(w, Tabs)
+        )
 
     def action_cycle_tab(self, step: int) -> None:
         """Show the previous or next tab of the content and focus what it shows."""
