@@ -32,7 +32,6 @@ from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
-from tui.models.profile import Profile
 from tui.refresh import Settled, classify, describe_error, error_title
 from tui.resources.areas import (
     AREA_BY_ID,
@@ -119,6 +118,7 @@ class CloudApp(App[int]):
         self.changes = 0
         """Successful changes made through actions; a list shown again after one refreshes."""
         self.last_copied: str | None = None
+        self._first_frame_pending = False
         self.key_gate = KeyGate(self)
         """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
         for area in AREAS:
@@ -173,8 +173,20 @@ class CloudApp(App[int]):
         # A request waiting to be retried shows in the status bar while it waits, not only
         # when it finally fails.
         self.session.client.on_retry = lambda error, _wait: self.api_failed(error)
+        # Nothing that can wait competes with the first frame: the demo's simulator is built
+        # (in a thread) once the first screen is on the terminal; requests queue until then.
+        self.session.hold_backend()
+        self._first_frame_pending = True
+        self.set_timer(1.0, self.session.release_backend)  # in case no frame is ever drawn
         self.switch_mode(AREAS[0].id)
         self.load_user()
+
+    def post_display_hook(self) -> None:
+        # Textual calls this after each frame is written: the first one releases what was
+        # held back for it (see _start).
+        if self._first_frame_pending and self.session is not None:
+            self._first_frame_pending = False
+            self.session.release_backend()
 
     def area_root(self, area: Area) -> Screen[Any]:
         """The first screen of an area: its root resource's list (or detail, for the profile)."""
@@ -188,6 +200,8 @@ class CloudApp(App[int]):
         self.run_worker(self._load_user(), group="user", exclusive=True, exit_on_error=False)
 
     async def _load_user(self) -> None:
+        from tui.models.profile import Profile  # on first use: not needed for the first frame
+
         assert self.session is not None
         client = self.session.client
         profile = await client.call("profile.view", model=Profile)

@@ -59,6 +59,24 @@ class Session:
             return self.backend.simulator
         return self.backend
 
+    def hold_backend(self) -> None:
+        """Keep a lazy demo simulator unbuilt (its requests waiting) until :meth:`release_backend`.
+
+        The app holds it while it draws its first frame, so building the simulator does not
+        compete with that frame for the interpreter. No effect outside lazy demo mode.
+        """
+        from tui.simulator.lazy import LazySimulatorTransport
+
+        if isinstance(self.backend, LazySimulatorTransport):
+            self.backend.hold()
+
+    def release_backend(self) -> None:
+        """Let a held demo simulator build and answer (see :meth:`hold_backend`)."""
+        from tui.simulator.lazy import LazySimulatorTransport
+
+        if isinstance(self.backend, LazySimulatorTransport):
+            self.backend.release()
+
     @property
     def api_host(self) -> str:
         """Host shown in the status bar."""

@@ -36,6 +36,25 @@ class LazySimulatorTransport(httpx.AsyncBaseTransport):
         self._inner: httpx.AsyncBaseTransport | None = None
         self.simulator: Simulator | None = None
         """The simulator once built (None before the first request)."""
+        self._held = False
+        self._waiting: list[asyncio.Future[None]] = []
+
+    def hold(self) -> None:
+        """Make requests wait, without building, until :meth:`release`.
+
+        The app holds the build until its first frame is on the terminal: building earlier
+        (imports, models, seeding) would split the interpreter with the first frame's work.
+        """
+        if self.simulator is None:
+            self._held = True
+
+    def release(self) -> None:
+        """Let waiting and later requests build the simulator and go through."""
+        self._held = False
+        waiting, self._waiting = self._waiting, []
+        for future in waiting:
+            if not future.done():
+                future.set_result(None)
 
     def start(self) -> None:
         """Begin building, in a worker thread (the event loop goes on painting)."""
@@ -45,6 +64,10 @@ class LazySimulatorTransport(httpx.AsyncBaseTransport):
 
     async def ready(self) -> Simulator:
         """The simulator, built now if it is not yet (concurrent callers share one build)."""
+        while self._held:
+            future = asyncio.get_running_loop().create_future()
+            self._waiting.append(future)
+            await future
         if self.simulator is None:
             self.start()
             assert self._building is not None
