@@ -11,7 +11,7 @@ from tui.config import ConfigError, Profile, Settings, config_path, load_setting
 def test_missing_file_gives_defaults() -> None:
     settings = load_settings()
     assert settings.page_size == 100
-    assert settings.max_concurrency == 8
+    assert settings.max_concurrency == 24
     assert settings.refresh.fast == 2.5 and settings.refresh.slow == 30
     assert settings.profiles == {}
 

@@ -81,11 +81,19 @@ async def test_in_flight_requests_never_exceed_the_bound(bound: int) -> None:
     assert fake.max_in_flight == bound
 
 
-async def test_default_bound_is_eight() -> None:
-    fake = FakeCollection(total=25 * 40)
+async def test_default_bound_is_24_so_10000_instances_go_in_one_wave() -> None:
+    fake = FakeCollection(total=500 * 40)  # 19 small pages and 39 large ones after page 1
     client = client_for(fake)
     await client.fetch_all("compute.instances.list", model=dict)
-    assert fake.max_in_flight == 8
+    assert fake.max_in_flight == 24
+
+
+async def test_after_page_1_every_page_of_10012_instances_is_requested_at_once() -> None:
+    fake = FakeCollection(total=10012)
+    client = ApiClient(BASE, "t", transport=httpx.MockTransport(fake.handler), page_size=100)
+    items = await client.fetch_all("compute.instances.list", model=dict)
+    assert len(items) == 10012
+    assert len(fake.requested) == 25 and fake.max_in_flight == 24
 
 
 async def test_single_page_collection_makes_one_request() -> None:

@@ -3,7 +3,9 @@
 Responses use :class:`ApiModel`: unknown fields are kept and unknown enum values are accepted
 (statuses are plain ``str``), so a newer server never breaks the client. Request bodies use
 :class:`RequestModel`: unknown fields are refused and the reference's limits are ``Field``
-constraints, so bad input is caught before it is sent. Attribute docstrings become form help.
+constraints, so bad input is caught before it is sent. A request model's attribute docstrings
+become form help (a response model's are documentation only). Both build their validators on
+first use, so importing a models module stays cheap.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from pydantic_core import to_jsonable_python
 class ApiModel(BaseModel):
     """A resource as the API returns it: tolerant of new fields and values."""
 
-    model_config = ConfigDict(
-        extra="allow", populate_by_name=True, use_attribute_docstrings=True, frozen=False
-    )
+    # Built on first validation, not at import (defer_build): a listing needs one model of a
+    # module of forty. Attribute docstrings stay documentation here: nothing reads a response
+    # field's description, and extracting them (pydantic tokenizes each class's source) was
+    # half of importing a models module.
+    model_config = ConfigDict(extra="allow", populate_by_name=True, frozen=False, defer_build=True)
 
     def raw(self) -> dict[str, Any]:
         """The resource as JSON-ready data (including fields this client does not know)."""
@@ -35,6 +39,7 @@ class RequestModel(BaseModel):
         populate_by_name=True,
         use_attribute_docstrings=True,
         validate_assignment=True,
+        defer_build=True,  # built when a form or a call first uses it, not at import
     )
 
     required_when: ClassVar[Mapping[str, str]] = {}
