@@ -19,17 +19,19 @@ fill its typed label. When the action ends, whatever is still held is dropped.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
+    from textual.widgets import TextArea
 
 PASS_THROUGH = frozenset({"ctrl+c", "ctrl+q"})
 """Keys never held: quitting must always work."""
@@ -282,7 +284,8 @@ class KeyGate:
         if not getattr(screen, "accepts_typeahead", False):
             # A confirmation's typed label must be typed while it is shown, never before.
             return
-        text_field = isinstance(focused, Input | TextArea)
+        text_area = _as_text_area(focused)
+        text_field = isinstance(focused, Input) or text_area is not None
         if text and not text_field and time.monotonic() - self._opened_at < OPENING_LIMIT:
             # A form focuses its first field once mounted (the form itself has it first).
             self.held = held + self.held
@@ -293,5 +296,17 @@ class KeyGate:
             submit = getattr(screen, "submits_typeahead", False) and held[-1].key == "enter"
             if submit and focused.value:
                 screen.call_later(focused.action_submit)  # ``:dns`` and enter, typed in one go
-        elif isinstance(focused, TextArea) and not focused.read_only:
-            focused.insert(text)
+        elif text_area is not None and not text_area.read_only:
+            text_area.insert(text)
+
+
+def _as_text_area(widget: object) -> TextArea | None:
+    """``widget`` if it is a ``TextArea``, without importing Textual's TextArea to ask.
+
+    Importing it costs 10-20 ms of the first frame, and the first screen has none: while the
+    module is not loaded, no widget can be one.
+    """
+    module = sys.modules.get("textual.widgets._text_area")
+    if module is not None and isinstance(widget, module.TextArea):
+        return widget
+    return None

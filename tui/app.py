@@ -119,6 +119,9 @@ class CloudApp(App[int]):
         """Successful changes made through actions; a list shown again after one refreshes."""
         self.last_copied: str | None = None
         self._first_frame_pending = False
+        self.resume_collector_after_first_frame = False
+        """Set by :func:`run_app` when the command line paused the cyclic collector for the
+        start: it is frozen and resumed once the first frame is on the terminal."""
         self.key_gate = KeyGate(self)
         """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
         for area in AREAS:
@@ -177,16 +180,26 @@ class CloudApp(App[int]):
         # (in a thread) once the first screen is on the terminal; requests queue until then.
         self.session.hold_backend()
         self._first_frame_pending = True
-        self.set_timer(1.0, self.session.release_backend)  # in case no frame is ever drawn
+        self.set_timer(1.0, self._after_first_frame)  # in case no frame is ever drawn
         self.switch_mode(AREAS[0].id)
-        self.load_user()
 
     def post_display_hook(self) -> None:
-        # Textual calls this after each frame is written: the first one releases what was
-        # held back for it (see _start).
-        if self._first_frame_pending and self.session is not None:
-            self._first_frame_pending = False
+        # Textual calls this after each frame is written.
+        if self._first_frame_pending:
+            self._after_first_frame()
+
+    def _after_first_frame(self) -> None:
+        """Start what was held back for the first frame (see :meth:`_start`)."""
+        if not self._first_frame_pending:
+            return
+        self._first_frame_pending = False
+        if self.resume_collector_after_first_frame:
+            self.resume_collector_after_first_frame = False
+            freeze_startup_heap()
+            gc.enable()
+        if self.session is not None:
             self.session.release_backend()
+            self.load_user()  # its models are imported on first use: after the first frame
 
     def area_root(self, area: Area) -> Screen[Any]:
         """The first screen of an area: its root resource's list (or detail, for the profile)."""
@@ -445,7 +458,13 @@ def run_app(
         The exit status.
     """
     app = CloudApp(settings, session, profile_name=profile_name, base_url=base_url)
+    # The command line pauses the cyclic collector while it imports (full passes over a
+    # growing heap, 10-15% of the start's CPU); it resumes after the first frame.
+    paused = not gc.isenabled()
+    app.resume_collector_after_first_frame = paused and session is not None
     freeze_startup_heap()
+    if paused and session is None:
+        gc.enable()  # the login screen comes first: nothing is held for a first frame
     result = app.run()
     return int(result or 0)
 

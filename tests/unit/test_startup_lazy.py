@@ -47,6 +47,7 @@ def test_first_screen_imports_no_response_models_simulator_or_httpx_cli() -> Non
     )
     assert simulator == [], f"simulator modules imported before the first frame: {simulator}"
     assert "click" not in loaded and "pygments" not in loaded  # httpx's command line
+    assert "textual.widgets._text_area" not in loaded  # the first screen has no TextArea
 
 
 async def test_held_demo_simulator_is_not_built_until_released() -> None:
