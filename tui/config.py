@@ -38,10 +38,16 @@ class ConfigError(Exception):
         super().__init__(f"{where}: {problem}")
 
 
+# The settings are read before the first frame, and nothing shows their fields' descriptions:
+# attribute docstrings are documentation here (pydantic's extraction of them, which tokenizes
+# each class's source, was a third of this module's import).
+_CONFIG = ConfigDict(extra="forbid")
+
+
 class Profile(BaseModel):
     """One account to talk to."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = _CONFIG
 
     base_url: str
     """API base URL ending in /v4 (https, or http to 127.0.0.1/localhost only)."""
@@ -50,7 +56,7 @@ class Profile(BaseModel):
 class RefreshSettings(BaseModel):
     """How often lists refresh themselves."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = _CONFIG
 
     fast: float = Field(2.5, ge=0.5, le=60)
     """Seconds between refreshes while something visible is changing state."""
@@ -63,7 +69,7 @@ class RefreshSettings(BaseModel):
 class Settings(BaseModel):
     """Everything the config file can say."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = _CONFIG
 
     default_profile: str | None = None
     """Profile used when --profile is not given."""
