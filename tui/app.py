@@ -119,6 +119,7 @@ class CloudApp(App[int]):
         """Successful changes made through actions; a list shown again after one refreshes."""
         self.last_copied: str | None = None
         self._first_frame_pending = False
+        self._first_frame_seen = False
         self.resume_collector_after_first_frame = False
         """Set by :func:`run_app` when the command line paused the cyclic collector for the
         start: it is frozen and resumed once the first frame is on the terminal."""
@@ -184,9 +185,12 @@ class CloudApp(App[int]):
         self.switch_mode(AREAS[0].id)
 
     def post_display_hook(self) -> None:
-        # Textual calls this after each frame is written.
-        if self._first_frame_pending:
-            self._after_first_frame()
+        # Textual calls this after each frame is written. The first frames are partial (the
+        # table's header comes a layout pass later): what was held starts once the screen has
+        # settled, i.e. after the refresh that follows the first frame.
+        if self._first_frame_pending and not self._first_frame_seen:
+            self._first_frame_seen = True
+            self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
         """Start what was held back for the first frame (see :meth:`_start`)."""
