@@ -145,6 +145,8 @@ class Simulator:
         self.upload_limit = upload_limit
         self.state_path = Path(state_path) if state_path else None
         self.router = Router(list(REGISTRY.values()))
+        self._turns = asyncio.Lock()
+        """Answers whose latency ends together are served one per event-loop turn (see _api)."""
         self.tokens: dict[str, TokenInfo] = {
             DEMO_TOKENS["unrestricted"]: TokenInfo("demo"),
             DEMO_TOKENS["readonly"]: TokenInfo(
@@ -254,6 +256,12 @@ class Simulator:
         wait = self.faults.delay()
         if wait > 0:
             await asyncio.sleep(wait)
+            # Requests sent together (a listing's pages) end their latency together; served
+            # in one turn of the event loop they would hold it for all of them (24 pages:
+            # ~150 ms in-process, where the app's keys wait behind them). One per turn, as a
+            # real server's answers arrive one by one.
+            async with self._turns:
+                await asyncio.sleep(0)
         decision = self.faults.decide(ep.name, time.monotonic())
         if decision is not None:
             if decision.drop:
