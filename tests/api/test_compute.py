@@ -101,9 +101,7 @@ async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
     ]
     cafe = await client.call("compute.instances.view", {"computeId": iid(sim, "cafe-web")})
     assert cafe.label == "cafe-web" and cafe.region == "eu-west" and cafe.hypervisor == "kvm"
-    staging = await client.call(
-        "compute.instances.view", {"computeId": iid(sim, "staging-api-1")}
-    )
+    staging = await client.call("compute.instances.view", {"computeId": iid(sim, "staging-api-1")})
     assert staging.label == "staging-api-1" and staging.ipv6 and staging.ipv6.endswith("/128")
 
 

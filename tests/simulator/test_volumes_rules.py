@@ -153,7 +153,9 @@ async def test_create_label_is_ascii_and_becomes_the_device_path(
         "volumes.create", body={"label": "Zurich_data-1", "region": "us-east"}, model=dict
     )
     assert made["filesystem_path"] == PATH_PREFIX + "Zurich_data-1"
-    await _bad(client, sim, "volumes.create", None, {"label": "Zürich", "region": "us-east"}, "label")
+    await _bad(
+        client, sim, "volumes.create", None, {"label": "Zürich", "region": "us-east"}, "label"
+    )
 
 
 @pytest.mark.parametrize("label", ["cafe-media", "CAFE-MEDIA"])

@@ -21,6 +21,7 @@ from tui.api.errors import (
     CloudError,
     ConnectFailure,
     ConnectionDropped,
+    NotFound,
     TimeoutFailure,
     TransportFailure,
     error_for_status,
@@ -197,6 +198,8 @@ class ApiClient:
         self.on_retry: Callable[[CloudError, float], None] | None = None
         """Told ``(error, seconds)`` before each retry waits: the UI says why nothing arrives
         yet (a 429 may be retried after up to a minute)."""
+        self.on_recovered: Callable[[], None] | None = None
+        """Told when a request that needed retries finally got its answer."""
 
     @property
     def has_token(self) -> bool:
@@ -320,13 +323,24 @@ class ApiClient:
     async def _with_retries(
         self, method: str, path: str, attempt_once: Callable[[], Awaitable[R]]
     ) -> R:
-        """Run ``attempt_once`` until it succeeds or the retry policy gives up."""
+        """Run ``attempt_once`` until it succeeds or the retry policy gives up.
+
+        A try whose answer was lost (sent, then no answer) marks the final error
+        ``earlier_answer_lost``: the server may have acted. A DELETE retried after such a loss
+        that then finds nothing (404) has done its job and counts as done.
+        """
         attempt = 0
+        lost = False
         while True:
             attempt += 1
             try:
-                return await attempt_once()
+                result = await attempt_once()
             except CloudError as error:
+                if lost and method.upper() == "DELETE" and isinstance(error, NotFound):
+                    return None  # type: ignore[return-value]  # the DELETE's empty answer
+                if lost:
+                    error.earlier_answer_lost = True
+                lost = lost or (isinstance(error, TransportFailure) and error.sent)
                 if not self.retry.should_retry(method, error, attempt):
                     raise
                 wait = self.retry.delay(error, attempt)
@@ -334,6 +348,10 @@ class ApiClient:
                 if self.on_retry is not None:
                     self.on_retry(error, wait)
                 await self.retry.sleep(wait)
+            else:
+                if attempt > 1 and self.on_recovered is not None:
+                    self.on_recovered()
+                return result
 
     async def _send_once(self, method: str, path: str, json: Any, params: Mapping[str, Any]) -> Any:
         response = await self._exchange(method, path, json, params)

@@ -7,8 +7,8 @@ Choices where the reference is silent:
   case-insensitively; 400, field ``label``). Beyond length the reference is silent; the
   simulator applies the reference's rule for database snapshot labels (ASCII letters, digits,
   ``-``, ``_`` and ``.``; a letter or digit first and last; no two punctuation marks in a row),
-  so markup and non-ASCII text belong in tags and descriptions, not in labels. An omitted label becomes
-  ``<type prefix>-<region>-<n>`` (``std-us-east-1``) with the smallest free ``n``.
+  so markup and non-ASCII text belong in tags and descriptions, not in labels. An omitted
+  label becomes ``<type prefix>-<region>-<n>`` (``std-us-east-1``) with the smallest free ``n``.
 * ``root_pass`` (7..128) is required with ``image``; ``image`` and ``backup_id`` exclude each
   other; ``stackscript_id`` needs ``image`` (400, field ``image``) and a script whose
   ``images`` list holds that image or ``any/all`` (400, field ``stackscript_id``). The script's
