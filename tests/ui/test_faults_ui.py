@@ -101,3 +101,29 @@ async def test_a_stalled_refresh_is_retried_and_the_status_bar_says_so() -> None
         await settle(pilot)
         assert app.api_health == "online"
         assert not any("retrying" in t for t, _c in status_parts(app))
+
+
+async def test_an_unknown_status_and_an_unknown_field_from_a_newer_api_are_shown() -> None:
+    from screens.json_view import JsonViewScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        sim = app.session.simulator
+        record = next(
+            r for r in sim.store.rows("compute.instances") if r["label"] == "cafe-web"
+        )
+        record["status"] = "teleporting"
+        record["quantum_state"] = {"entangled": True}
+        pane = await open_area(pilot, "instances")
+        pane.refresh_now()
+        await settle(pilot)
+        key = _select(pane, "cafe-web")
+        await pilot.pause()
+        row = pane.table._data.rows[key]
+        assert "◇ teleporting" in row.cells and row.tone == "neutral"
+        await pilot.press("J")
+        screen = await wait_for_screen(pilot, JsonViewScreen)
+        assert '"quantum_state"' in screen.text and '"entangled": true' in screen.text
+        await pilot.press("escape")
+        await settle(pilot)

@@ -12,7 +12,7 @@ from typing import Any, TypedDict, TypeVar, Unpack, overload
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel, SecretStr, ValidationError
 
 from tui import __version__
 from tui.api.answers import check_model, decode_answer
@@ -25,6 +25,7 @@ from tui.api.errors import (
     TimeoutFailure,
     TransportFailure,
     error_for_status,
+    malformed_answer,
 )
 from tui.api.pagination import Page, PageFormatError, page_plan, parse_page, parse_page_json
 from tui.api.paths import fill_path
@@ -54,6 +55,8 @@ R = TypeVar("R")
 DEFAULT_CONNECT_TIMEOUT = 5.0
 DEFAULT_READ_TIMEOUT = 30.0
 DEFAULT_MAX_CONCURRENCY = 8
+MAX_UNSURE_PAGES = 200
+"""Most pages followed when an envelope's ``pages`` and ``results`` disagree."""
 
 
 class InsecureBaseUrl(ValueError):
@@ -287,7 +290,10 @@ class ApiClient:
         check_model(e, model)
         path = fill_path(e.path, dict(path_params or {}))
         payload = await self._request(e.method, path, _dump_body(body), query)
-        return decode_answer(e, payload, model)
+        try:
+            return decode_answer(e, payload, model)
+        except ValidationError as error:
+            raise malformed_answer(e.method, path, str(error)) from None
 
     async def request(
         self,
@@ -531,7 +537,10 @@ class ApiClient:
             raise error_for_status(
                 502, e.method, path, body, response.headers.get("content-type", "")
             ) from None
-        return parse_page(payload, item_model)
+        try:
+            return parse_page(payload, item_model)
+        except ValidationError as error:
+            raise malformed_answer(e.method, path, str(error)) from None
 
     async def iter_all(
         self,
@@ -574,11 +583,14 @@ class ApiClient:
             return
         size = min(page_size or self.page_size, e.page_size_max)
         largest = e.page_size_max if page_size is None else size
-        if -(-first.results // size) == first.pages:
+        trusted = -(-first.results // size) == first.pages
+        if trusted:
             plan = page_plan(first.results, size, largest)
         else:
-            # The envelope's counts disagree: follow "pages", all of page 1's size.
-            plan = [(n, size) for n in range(2, first.pages + 1)]
+            # The envelope's counts disagree: follow "pages", all of page 1's size, but never
+            # further than a bound (a page claiming a billion pages must not hang the list)
+            # and only until a page comes back empty.
+            plan = [(n, size) for n in range(2, min(first.pages, MAX_UNSURE_PAGES) + 1)]
         bound = asyncio.Semaphore(max_concurrency or self.max_concurrency)
 
         item_model = model if model is not None else e.response_model()
@@ -595,7 +607,10 @@ class ApiClient:
         tasks = [asyncio.ensure_future(one(n, items)) for n, items in plan]
         try:
             for task in tasks:
-                yield await task
+                page = await task
+                yield page
+                if not trusted and not page.data:
+                    break
         finally:
             for task in tasks:
                 task.cancel()

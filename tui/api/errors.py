@@ -126,6 +126,21 @@ class ServerError(ApiError):
     """5xx: the service failed."""
 
 
+class MalformedAnswer(ServerError):
+    """A 2xx answer whose body does not have the documented shape (a page whose ``data`` is
+    not a list of objects, a field of the wrong type where the client needs it). Reported like
+    a bad gateway (502): the server's answer cannot be used, nothing on the client is broken.
+    """
+
+
+def malformed_answer(method: str, path: str, problem: str) -> MalformedAnswer:
+    """A :class:`MalformedAnswer` whose reason quotes at most 200 characters of ``problem``."""
+    short = " ".join(problem.split())[:200]
+    return MalformedAnswer(
+        502, method, path, [FieldError(reason=f"the answer has an unexpected shape: {short}")]
+    )
+
+
 class TransportFailure(CloudError):
     """The request did not get an HTTP answer (connection refused, dropped, timed out).
 
