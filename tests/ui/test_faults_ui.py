@@ -110,9 +110,7 @@ async def test_an_unknown_status_and_an_unknown_field_from_a_newer_api_are_shown
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         sim = app.session.simulator
-        record = next(
-            r for r in sim.store.rows("compute.instances") if r["label"] == "cafe-web"
-        )
+        record = next(r for r in sim.store.rows("compute.instances") if r["label"] == "cafe-web")
         record["status"] = "teleporting"
         record["quantum_state"] = {"entangled": True}
         pane = await open_area(pilot, "instances")

@@ -21,7 +21,7 @@ from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, MalformedAnswer
 from tui.api.retry import RetryPolicy
 from tui.resources.areas import SPECS
-from tui.resources.format import badge_text, column_cells, copy_value, status_tone
+from tui.resources.format import badge_text, copy_value, status_tone
 from tui.resources.rows import table_row
 from tui.resources.spec import ResourceSpec
 from widgets.detail_panel import section_table
