@@ -1,6 +1,6 @@
 """Runs inside ``dbus-run-session`` with a real gnome-keyring (see test_real_keyring.py).
 
-Usage: ``python -m tests.integration.keyring_child BASE_URL``. Logs in through the real CLI,
+Usage: ``TOKEN=... python -m tests.integration.keyring_child BASE_URL``. Logs in through the real CLI,
 starts the app headless on the stored profile, logs out; prints one JSON line of findings.
 """
 
@@ -65,10 +65,12 @@ async def _start_app() -> dict[str, Any]:
 
 
 def main() -> int:
-    base_url, token = sys.argv[1], sys.argv[2]
+    import keyring
+
     from tui.__main__ import main as cli
 
-    import keyring
+    # The token comes in the environment of this throwaway session, never in argv.
+    base_url, token = sys.argv[1], os.environ["TOKEN"]
 
     report: dict[str, Any] = {"backend": type(keyring.get_keyring()).__module__}
     sys.stdin = io.StringIO(token + "\n")

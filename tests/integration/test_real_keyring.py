@@ -43,7 +43,7 @@ if ! dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesk
     kill "$daemon" 2>/dev/null
     exit 0
 fi
-"$PYTHON" -m tests.integration.keyring_child "$BASE_URL" "$TOKEN"
+"$PYTHON" -m tests.integration.keyring_child "$BASE_URL"
 status=$?
 kill "$daemon" 2>/dev/null
 wait "$daemon" 2>/dev/null
