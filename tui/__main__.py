@@ -247,6 +247,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def cmd_app(args: argparse.Namespace) -> int:
     """Start the TUI (demo mode, or a profile with its stored token or the login screen)."""
+    import os
+
+    from tui.terminal import terminal_problem
+
+    problem = terminal_problem(os.environ)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
     settings = _load_settings_or_exit()
     from tui.session import Session
 
