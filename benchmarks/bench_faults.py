@@ -31,15 +31,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pydantic import SecretStr  # noqa: E402
+from pydantic import SecretStr
 
-from tests.integration.test_bad_servers import Served  # noqa: E402
-from tui.config import RefreshSettings, Settings  # noqa: E402
-from tui.refresh import MAYBE_DONE  # noqa: E402
-from tui.session import Session  # noqa: E402
-from tui.simulator import DEMO_TOKENS  # noqa: E402
-from tui.simulator.faults import Faults  # noqa: E402
-from tui.simulator.server import build_simulator  # noqa: E402
+from tests.integration.test_bad_servers import Served
+from tui.config import RefreshSettings, Settings
+from tui.refresh import MAYBE_DONE
+from tui.session import Session
+from tui.simulator import DEMO_TOKENS
+from tui.simulator.faults import Faults
+from tui.simulator.server import build_simulator
 
 MAX_SENDS = 4
 """Sends a scripted user tries after plain failures before giving up on an operation."""
@@ -101,9 +101,7 @@ def _first(sim: Any, table: str, **match: Any) -> dict[str, Any] | None:
 
 
 def _count(table: str, **match: Any) -> Callable[[Any], int]:
-    return lambda sim: sum(
-        all(r.get(k) == v for k, v in match.items()) for r in _rows(sim, table)
-    )
+    return lambda sim: sum(all(r.get(k) == v for k, v in match.items()) for r in _rows(sim, table))
 
 
 def script(n: int) -> list[Op]:
@@ -241,8 +239,10 @@ def script(n: int) -> list[Op]:
             "compute.instances",
             "compute.edit",
             {"label": inst},
-            lambda s: _first(s, "compute.instances", label="build-cache")
-            or _first(s, "compute.instances", label=f"bench-inst-{n - 1}"),
+            lambda s: (
+                _first(s, "compute.instances", label="build-cache")
+                or _first(s, "compute.instances", label=f"bench-inst-{n - 1}")
+            ),
             by_id["instance"],
             lambda s: _first(s, "compute.instances", label=inst) is not None,
         ),
