@@ -189,7 +189,9 @@ def retry_text(error: BaseException, wait: float) -> str:
         why = type(error).__name__
     method = getattr(error, "method", "")
     path = getattr(error, "path", "")
-    return f"{why}: retrying {method} {path} in {max(wait, 0):.0f} s"
+    seconds = max(wait, 0.0)
+    when = f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
+    return f"{why}: retrying {method} {path} in {when} s"
 
 
 def error_title(error: BaseException) -> str:
