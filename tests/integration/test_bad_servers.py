@@ -193,3 +193,30 @@ async def test_the_app_recovers_by_itself_when_the_server_restarts() -> None:
     finally:
         served.stop()
         await app.session.aclose()
+
+
+async def test_served_lost_answers_and_stalls_behave_as_over_a_real_socket() -> None:
+    from tui.api.errors import ConnectionDropped, may_have_been_carried_out
+    from tui.simulator.faults import LOSE, STALL
+
+    sim = Simulator()
+    sim.faults.stall_seconds = 1.0
+    served = Served(sim)
+    served.start()
+    try:
+        async with ApiClient(
+            served.url,
+            DEMO_TOKENS["unrestricted"],
+            read_timeout=0.3,
+            retry=RetryPolicy(max_attempts=1),
+        ) as api:
+            sim.faults.fail_next("tags.create", 1, LOSE)
+            with pytest.raises(ConnectionDropped) as lost:
+                await api.call("tags.create", body={"label": "served-lost"}, model=dict)
+            assert may_have_been_carried_out(lost.value)
+            assert sim.store.get("tags.tags", "served-lost") is not None
+            sim.faults.fail_next("tags.list", 1, STALL)
+            with pytest.raises(TimeoutFailure):
+                await api.fetch_page("tags.list", model=dict)
+    finally:
+        served.stop()
