@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -64,6 +65,11 @@ class Tally:
     inputs_lost: int = 0
     sends: int = 0
     notes: list[str] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+    def median(self) -> float:
+        """Median seconds of one operation."""
+        return statistics.median(self.seconds) if self.seconds else 0.0
 
 
 @dataclass
@@ -375,6 +381,7 @@ async def run_op(app: Any, pilot: Any, sim: Any, op: Op, tally: Tally) -> None:
         tally.notes.append(f"duplicate after {op.action}")
     if maybe:
         tally.maybe += 1
+        tally.notes.append(f"maybe: {op.action} (carried out: {done})")
     elif reported_ok:
         tally.ok += 1
         if not done:
@@ -404,9 +411,13 @@ async def session(url: str, sim: Any, ops: int) -> Tally:
                 if tally.ops >= ops:
                     break
                 began = time.perf_counter()
+                counted = tally.ops
                 await run_op(app, pilot, sim, op, tally)
+                took = time.perf_counter() - began
+                if tally.ops > counted:
+                    tally.seconds.append(took)
                 if VERBOSE:
-                    print(f"{op.action}: {time.perf_counter() - began:.2f} s", flush=True)
+                    print(f"{op.action}: {took:.2f} s", flush=True)
             round_no += 1
     await app.session.aclose()
     return tally
@@ -447,9 +458,12 @@ def main(argv: list[str] | None = None) -> int:
     tally, faulty_s = measure(faulty, args.ops)
     print(f"bench_faults: {args.ops} operations (seed {args.seed})")
     print(
-        f"  without faults: {clean.ok} done, {clean.failed} failed, {clean.crashes} crashes, "
-        f"{clean_s:.1f} s"
+        f"  without faults: {clean.ok} done, {clean.maybe} 'may have been carried out', "
+        f"{clean.failed} failed, {clean.crashes} crashes, {clean_s:.1f} s "
+        f"(median {clean.median():.2f} s an operation)"
     )
+    for note in clean.notes[:5]:
+        print(f"    note: {note}")
     print(
         "  with --error-rate 0.2 --drop-rate 0.1 --lost-response-rate 0.05 "
         f"--rate-limit {args.rate_limit}:"
@@ -467,7 +481,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"    reported done but not carried out {tally.false_successes} (goal 0)")
     print(f"    inputs lost {tally.inputs_lost} (goal 0)")
     ratio = faulty_s / clean_s if clean_s else float("nan")
-    print(f"    wall time {faulty_s:.1f} s = {ratio:.1f}x the session without faults")
+    print(
+        f"    wall time {faulty_s:.1f} s = {ratio:.1f}x the session without faults "
+        f"(median {tally.median():.2f} s an operation)"
+    )
     for note in tally.notes[:10]:
         print(f"    note: {note}")
     return 0
