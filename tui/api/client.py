@@ -55,6 +55,11 @@ R = TypeVar("R")
 DEFAULT_CONNECT_TIMEOUT = 5.0
 DEFAULT_READ_TIMEOUT = 30.0
 DEFAULT_MAX_CONCURRENCY = 8
+KEEPALIVE_EXPIRY = 4.0
+"""Seconds an idle pooled connection is kept. Below the common 5 s server keep-alive (uvicorn,
+many proxies): a connection the server is about to close is not reused, because a POST sent on
+it would fail after sending and be reported as "may have been carried out" (bench_faults saw
+this without any fault)."""
 MAX_UNSURE_PAGES = 200
 """Most pages followed when an envelope's ``pages`` and ``results`` disagree."""
 
@@ -195,6 +200,9 @@ class ApiClient:
             timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
             follow_redirects=False,
             event_hooks={"request": [_log_request]},
+            limits=httpx.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
         )
         self.request_count = 0
         """Requests sent (retries included); the status bar and benchmarks read it."""
