@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tui.api.endpoints import REGISTRY, Endpoint
-from tui.api.errors import CloudError
+from tui.api.errors import CloudError, may_have_been_carried_out
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
 from tui.resources.availability import UserContext, cautions, field_locks
@@ -204,14 +204,23 @@ class ActionContext:
         """Say that the action succeeded."""
         self.app.notify(message, title=self.spec.title, markup=False)
 
-    def failed(self, error: CloudError) -> None:
-        """Say that the action's request failed (the app keeps running)."""
+    def failed(self, error: CloudError) -> bool:
+        """Say that the action's request failed (the app keeps running).
+
+        Returns:
+            True when the request may have been carried out all the same (its answer was
+            lost): the caller then refreshes, so the user sees whether it was.
+        """
+        maybe_done = may_have_been_carried_out(error)
         self.app.notify(
             describe_error(error),
             title=f"{self.action.label}: {error_title(error)}",
-            severity="error",
+            severity="warning" if maybe_done else "error",
             markup=False,
         )
+        if maybe_done and hasattr(self.app, "changes"):
+            self.app.changes += 1  # other lists refresh too when shown again
+        return maybe_done
 
 
 Flow = Callable[[ActionContext], Awaitable[bool]]
@@ -234,7 +243,8 @@ async def run_action(
     """Run ``action``; must be called from a worker (dialogs are awaited).
 
     Returns:
-        True when the request was sent and succeeded (the caller refreshes).
+        True when the request succeeded, or may have been carried out though its answer was
+        lost (the caller refreshes).
     """
     ctx = ActionContext(host, spec, action, item, params)
     if action.screen:
@@ -290,8 +300,7 @@ async def run_plain(ctx: ActionContext) -> bool:
     try:
         answer = await ctx.call()
     except CloudError as error:
-        ctx.failed(error)
-        return False
+        return ctx.failed(error)
     await after_success(ctx, answer)
     return True
 

@@ -28,7 +28,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Select, Static
 
-from tui.api.errors import ApiError, CloudError
+from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.resources.forms import (
     ChoiceSource,
@@ -108,6 +108,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         self.submit = submit
         self.request_line = request_line
         self.sending = False
+        self.maybe_sent = False
+        """A send's answer was lost: the server may have acted, so sending again asks first."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -156,19 +158,51 @@ class RequestModal(ModalScreen[FormOutcome | None]):
 
     async def _send(self, body: dict[str, Any]) -> None:
         try:
+            if self.maybe_sent and not await self._confirm_resend(body):
+                return
             if not await self.confirm_before_send(body):
                 return
             answer = await self.submit(body)
-        except ApiError as error:
-            self.show_api_error(error)
         except CloudError as error:
-            self.show_general([describe_error(error)])
+            if may_have_been_carried_out(error):
+                self._answer_lost(error)
+            elif isinstance(error, ApiError):
+                self.show_api_error(error)
+            else:
+                self.show_general([describe_error(error)])
         else:
             self.dismiss(FormOutcome(body, answer))
         finally:
             self.sending = False
             if self.is_mounted:
                 self.query_one("#form-send", Button).disabled = False
+
+    def _answer_lost(self, error: CloudError) -> None:
+        """The server may have acted: say so, keep every input, refresh the lists behind."""
+        self.maybe_sent = True
+        self.show_general([describe_error(error)])
+        if hasattr(self.app, "changes"):
+            self.app.changes += 1
+        refresh = getattr(self.app, "refresh_covered_lists", None)
+        if refresh is not None:
+            refresh()
+
+    async def _confirm_resend(self, body: dict[str, Any]) -> bool:
+        """Ask before sending again what the server may already have carried out."""
+        from screens.confirm import ConfirmModal, request_preview
+
+        method, _, path = self.request_line.partition(" ")
+        modal = ConfirmModal(
+            f"{self.title_text}: send again?",
+            "The last send may have been carried out (its answer was lost). Check the list "
+            "first: sending again may do it twice.",
+            request_preview(method, path, body),
+            confirm_label="Send again",
+        )
+        confirmed: bool = await self.app.push_screen_wait(modal)
+        if confirmed:
+            self.maybe_sent = False
+        return bool(confirmed)
 
     def action_cancel(self) -> None:
         """Close without sending."""
