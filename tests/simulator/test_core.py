@@ -265,3 +265,44 @@ def test_served_simulator_does_not_print_a_traceback_for_a_dropped_connection() 
     drops = _DropsAreNotCrashes()
     assert not drops.filter(record(DroppedConnection()))
     assert drops.filter(record(RuntimeError("a real crash is still reported")))
+
+
+async def test_answers_whose_latency_ends_together_are_served_one_per_loop_turn() -> None:
+    # A listing's pages are requested together, so their latency ends together; served in one
+    # turn of the event loop they would hold it (and an in-process app's keys) for all of them.
+    import asyncio
+
+    import httpx
+
+    from tui.simulator import DEMO_TOKENS
+    from tui.simulator.app import Simulator
+    from tui.simulator.faults import Faults
+
+    sim = Simulator(faults=Faults(latency=0.01))
+    turn = 0
+    served_in_turn: list[int] = []
+    decide = sim.faults.decide
+
+    def spy(*args: object, **kwargs: object) -> object:
+        served_in_turn.append(turn)
+        return decide(*args, **kwargs)  # type: ignore[arg-type]
+
+    sim.faults.decide = spy  # type: ignore[method-assign]
+
+    async def ticker() -> None:
+        nonlocal turn
+        while True:
+            await asyncio.sleep(0)
+            turn += 1
+
+    ticking = asyncio.ensure_future(ticker())
+    headers = {"Authorization": f"Bearer {DEMO_TOKENS['unrestricted']}"}
+    try:
+        async with httpx.AsyncClient(
+            transport=sim.transport(), base_url="http://sim.local/v4", headers=headers
+        ) as client:
+            answers = await asyncio.gather(*(client.get("/profile") for _ in range(12)))
+    finally:
+        ticking.cancel()
+    assert all(a.status_code == 200 for a in answers)
+    assert len(served_in_turn) == 12 and len(set(served_in_turn)) == 12

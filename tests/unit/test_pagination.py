@@ -140,35 +140,3 @@ async def test_typed_page_uses_the_endpoint_model() -> None:
     page = await client.fetch_page("compute.instances.list", model=Item)
     assert isinstance(page.data[0], Item)
     assert (page.page, page.pages, page.results) == (1, 2, 30)
-
-
-async def test_pages_that_arrive_together_are_parsed_one_per_event_loop_turn() -> None:
-    # 20 pages answered at once: parsed back to back they would hold the loop (and keys) for
-    # all of them; a ticker advancing once per turn must see a different turn for each page.
-    fake = FakeCollection(total=25 * 40)
-    client = client_for(fake, max_concurrency=40)
-    turn = 0
-    parsed_in_turn: list[int] = []
-    original = client._parse_page
-
-    def parse(*args: object) -> object:
-        parsed_in_turn.append(turn)
-        return original(*args)  # type: ignore[arg-type]
-
-    client._parse_page = parse  # type: ignore[assignment,method-assign]
-
-    async def ticker() -> None:
-        nonlocal turn
-        while True:
-            await asyncio.sleep(0)
-            turn += 1
-
-    ticking = asyncio.ensure_future(ticker())
-    try:
-        items = await client.fetch_all("compute.instances.list", model=dict)
-    finally:
-        ticking.cancel()
-    assert len(items) == 1000
-    later_pages = parsed_in_turn[1:]  # page 1 is parsed alone, before the rest are sent
-    assert len(later_pages) == len(fake.requested) - 1 >= 19
-    assert len(set(later_pages)) == len(later_pages)
