@@ -195,7 +195,7 @@ class ActionContext:
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
             for item in page.data:
                 if source.accepts(item, context):
-                    options.append(source.option(item))
+                    options.extend(source.options(item))
             if len(options) >= MAX_CHOICES:
                 break
         return options[:MAX_CHOICES]
@@ -275,6 +275,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         edit=edit,
         load_choices=ctx.load_choices,
         name=ctx.label,
+        context=ctx.item,
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
