@@ -238,7 +238,10 @@ class ModelForm(VerticalScroll):
         for f in new:
             self._ids[f.name] = f"field-{_safe(f.name)}"
         button = self.query_one(f"#add-{_safe(path)}", Button)
-        await self.mount_all(self._widgets(new, None), before=button)
+        existing = {b.id for b in self.query(".form-add")}
+        # The list's own button (and an outer list's) stay where they are, after the new row.
+        widgets = [w for w in self._widgets(new, None) if w.id not in existing]
+        await self.mount_all(widgets, before=button)
         self.apply_rules()
         first = self.widget_for(new[0].name)
         first.focus()
