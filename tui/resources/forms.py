@@ -1041,6 +1041,17 @@ def place(form: FormSpec, name: str, message: str, result: FormResult) -> None:
     ``field``) lands on the input it names: ``configs[0].port: ...`` or ``region is required
     when ...``. Field names in the text read as the inputs' titles.
     """
+    named = NAMED_PREFIX.match(message)
+    if named and name:
+        # A row's own check naming its field (``check_timeout: ...`` about ``configs.0``).
+        inner = name + "." + re.sub(r"\[(\d+)\]", r".\1", named["name"])
+        if form.field(inner) is not None:
+            name, message = inner, named["rest"]
+    elif name and form.field(name) is None:
+        # A row's check opening with its field's name (``min must not exceed max``).
+        first = re.match(r"^([a-z_][a-z0-9_]*)\b", message)
+        if first and form.field(f"{name}.{first.group(1)}") is not None:
+            name = f"{name}.{first.group(1)}"
     target = _match(form, name)
     if target is None and not name:
         named = NAMED_PREFIX.match(message)
