@@ -16,6 +16,7 @@ Bindings:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -163,7 +164,9 @@ class ModelForm(VerticalScroll):
         if f.locked:
             children.append(Static(Text(f"Locked: {f.locked}"), classes="form-help"))
         elif f.help:
-            children.append(Static(Text(f.help.replace("``", "")), classes="form-help"))
+            # Docstrings wrap at the source's width: the terminal wraps them again instead.
+            text = " ".join(f.help.replace("``", "").split())
+            children.append(Static(Text(text), classes="form-help", id=f"help-{wid}"))
         children.append(Static("", classes="form-error -hidden"))
         return Vertical(*children, classes="form-row", id=f"row-{wid}")
 
@@ -172,7 +175,8 @@ class ModelForm(VerticalScroll):
         title = Text(f.title)
         if required:
             title.append(" *", style="bold")
-        hint = f.hint_for(required, note)
+        # A field that follows a choice says what it needs now, not in which other cases.
+        hint = (replace(f, required_when="") if f.rule else f).hint_for(required, note)
         if hint:
             title.append(f"  ({hint})", style="dim")
         return title
@@ -191,6 +195,7 @@ class ModelForm(VerticalScroll):
         hidden = hidden_names(self.form, values, self.context)
         decided = deciding_values(self.form, values, self.context)
         self._hidden = hidden
+        self.refresh_bindings()  # a password field may have come or gone (ctrl+g)
         shown_groups: set[str] = set()
         for f in self.form.fields:
             wid = self._ids[f.name]
@@ -198,8 +203,12 @@ class ModelForm(VerticalScroll):
             if f.name not in hidden and f.group:
                 shown_groups.add(f.group)
             if f.rule is not None:
+                note = hint_note(f, decided)
                 label = self.query_one(f"#label-{wid}", Label)
-                label.update(self._label(f, required_now(f, decided), hint_note(f, decided)))
+                label.update(self._label(f, required_now(f, decided), note))
+                # The note for the value chosen stands in for help that covers every value.
+                for help_text in self.query(f"#help-{wid}"):
+                    help_text.set_class(bool(note), "-hidden")
         shown_ids = {f"group-{_safe(group)}" for group in shown_groups}
         for heading in self.query(".form-group"):
             heading.set_class(heading.id not in shown_ids, "-hidden")
@@ -445,17 +454,21 @@ class ModelForm(VerticalScroll):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys shown must work: offered only where there is a password or a focused secret.
         if action == "generate":
-            return bool(self.form.password_names)
+            return bool(self._passwords())
         if action == "reveal":
             return self._focused_secret() is not None
         return True
+
+    def _passwords(self) -> tuple[str, ...]:
+        """Password inputs shown now (a root password only once an image is chosen)."""
+        return tuple(n for n in self.form.password_names if n not in self._hidden)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self.refresh_bindings()  # "Show/hide secret" follows the focused input
 
     def action_generate(self) -> None:
         """Generate a strong password into the focused password field (else the first one)."""
-        passwords = self.form.password_names
+        passwords = self._passwords()
         focused = self._focused_secret()
         name = focused if focused in passwords else next(iter(passwords), None)
         if name is None:

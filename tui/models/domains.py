@@ -475,9 +475,14 @@ RECORD_RULES: Mapping[str, When] = {
         _NAMED_TYPES,
         required=("CNAME",),
         notes={
-            "MX": "mail subdomain; empty for the zone itself and for a Null MX",
-            "CAA": "subdomain; empty for the whole domain",
+            "A": "host name or FQDN; empty for the zone itself",
+            "AAAA": "host name or FQDN; empty for the zone itself",
             "NS": "subdomain; empty for the zone itself",
+            "MX": "mail subdomain; empty for the zone itself and for a Null MX",
+            "CNAME": "host name (unique in the zone)",
+            "TXT": "host name, such as _dmarc; empty for the zone itself",
+            "PTR": "as your reverse-DNS setup needs",
+            "CAA": "subdomain; empty for the whole domain",
         },
     ),
     # target: required for every type; MX "valid domain unless Null MX" (empty name and
@@ -521,7 +526,7 @@ class _RecordFields(RequestModel):
     Required for CNAME; unused for SRV (service and protocol name it)."""
     target: str | None = None
     """A: IPv4 address or [remote_addr] (your address). AAAA: IPv6 address. NS, MX, CNAME:
-    a domain name (for MX, a single . makes a Null MX: the domain accepts no mail). TXT: the
+    a domain name (MX: empty, with an empty name, makes a Null MX: no mail). TXT: the
     text. SRV: target host, or a subdomain completed with the domain. CAA: issuer domain,
     *.issuer for issuewild, or URL/mailto: for iodef. PTR: host name."""
     ttl_sec: Annotated[int, Field(ge=0)] | None = None
