@@ -129,7 +129,9 @@ class ModelForm(VerticalScroll):
         ends = [
             path
             for path in self.form.repeats
-            if f.name.startswith(f"{path}.") and self._last_of(path) == f.name
+            if f.name.startswith(f"{path}.")
+            and self._last_of(path) == f.name
+            and not self._full(path)
         ]
         return [
             Button(
@@ -144,6 +146,11 @@ class ModelForm(VerticalScroll):
     def _list_title(self, path: str) -> str:
         repeat = self.form.repeats[path]
         return f"{repeat.group} · {repeat.title}" if repeat.group else repeat.title
+
+    def _full(self, path: str) -> bool:
+        """True when the list at ``path`` shows all the rows it may have (no "add")."""
+        most = self.form.repeats[path].max_rows
+        return most is not None and self.form.rows(path) >= most
 
     def _last_of(self, path: str) -> str | None:
         names = [f.name for f in self.form.fields if f.name.startswith(f"{path}.")]
@@ -251,6 +258,8 @@ class ModelForm(VerticalScroll):
         # The list's own button (and an outer list's) stay where they are, after the new row.
         widgets = [w for w in self._widgets(new, None) if w.id not in existing]
         await self.mount_all(widgets, before=button)
+        if self._full(path):
+            await button.remove()  # the list is full: its last row takes the focus below
         self.apply_rules()
         first = self.widget_for(new[0].name)
         first.focus()
