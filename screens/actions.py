@@ -239,9 +239,28 @@ async def run_action(
     ctx = ActionContext(host, spec, action, item, params)
     if action.screen:
         return await flow_for(action.screen)(ctx)
-    if action.form:
+    if action.form and await _asks_something(ctx):
         return await run_form(ctx)
     return await run_plain(ctx)
+
+
+async def _asks_something(ctx: ActionContext) -> bool:
+    """False when every input of the action's form is a choice asked only among several
+    (``several_only``) and none offers more than one: the action is then a confirmation."""
+    assert ctx.action.form is not None
+    form = form_for(ctx.action.form)
+    several_only: frozenset[str] = getattr(form.model, "several_only", frozenset())
+    if not form.fields or any(f.name not in several_only for f in form.fields):
+        return True
+    for f in form.fields:
+        if f.source is None:
+            return True
+        try:
+            if len(await ctx.load_choices(f.source, {})) > 1:
+                return True
+        except (CloudError, LookupError):
+            continue  # the choice cannot be offered: the server's default it is
+    return False
 
 
 async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) -> bool:

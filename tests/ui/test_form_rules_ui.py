@@ -210,3 +210,44 @@ async def test_an_https_balancer_with_an_http_check_and_two_nodes_in_one_form() 
         ]
         assert sorted(n["label"] for n in nodes) == ["web-a", "web-b"]
         assert {n["address"].split(":")[0] for n in nodes} == {private, other}
+
+
+async def test_reboot_offers_the_profile_only_when_the_instance_has_several() -> None:
+    from screens.confirm import ConfirmModal
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        store = app.session.simulator.store
+        pane = await open_area(pilot, "instances")
+        counts: dict[Any, int] = {}
+        for config in store.rows("compute.configs"):
+            counts[config["_compute_id"]] = counts.get(config["_compute_id"], 0) + 1
+        several = next(
+            i
+            for i in store.rows("compute.instances")
+            if counts.get(i["id"], 0) > 1 and i["status"] == "running"
+        )
+        one = next(
+            i
+            for i in store.rows("compute.instances")
+            if counts.get(i["id"], 0) == 1 and i["status"] == "running"
+        )
+        pane.table.move_cursor(str(one["id"]))
+        await pilot.press("R")
+        await wait_for_screen(pilot, ConfirmModal)  # one profile: nothing to choose
+        await pilot.press("escape")
+        await settle(pilot)
+        pane.table.move_cursor(str(several["id"]))
+        await pilot.press("R")
+        modal: FormModal = await wait_for_screen(pilot, FormModal)
+        profiles = await options_of(pilot, modal.model_form, "config_id", at_least=2)
+        mine = [c["id"] for c in store.rows("compute.configs") if c["_compute_id"] == several["id"]]
+        assert sorted(profiles) == sorted(mine)
+        modal.model_form.set_value("config_id", profiles[-1])
+        before = len(app.session.simulator.request_log)
+        await pilot.press("ctrl+s")
+        await sent(pilot, modal)
+        sent_requests = app.session.simulator.request_log[before:]
+        assert any("reboot" in str(r) for r in sent_requests)
+        assert pane.items[str(several["id"])]["status"] == "rebooting"

@@ -57,6 +57,11 @@ class RequestModel(BaseModel):
     name in the form builder's choice sources (a balancer node's ``address`` is picked among
     the instances' private addresses; a managed service's ``address`` is typed)."""
 
+    several_only: ClassVar[frozenset[str]] = frozenset()
+    """Choice fields asked only when their choices offer more than one value (a boot's
+    configuration profile): with one, the server's default is that one, and an action whose
+    form has nothing else to ask is a plain confirmation."""
+
     def body(self) -> dict[str, Any]:
         """The JSON body with only the fields that were set; secrets revealed for sending."""
         data = self.model_dump(mode="python", exclude_unset=True, by_alias=True)

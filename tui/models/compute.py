@@ -861,5 +861,7 @@ class ResizeRequest(RequestModel):
 class BootRequest(RequestModel):
     """Boot or reboot with a configuration profile."""
 
+    several_only: ClassVar[frozenset[str]] = frozenset({"config_id"})
+
     config_id: int | None = None
     """Profile to boot (default: the last booted one, else the first)."""
