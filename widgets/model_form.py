@@ -104,6 +104,8 @@ class ModelForm(VerticalScroll):
         self._fallback: set[str] = set()
         """Choice fields whose choices could not be loaded: typed in a text input instead."""
         self._hidden: set[str] = set()
+        self._headings: dict[str, str] = {}
+        """Group heading id -> the group it heads."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -117,9 +119,10 @@ class ModelForm(VerticalScroll):
             if f.group != group:
                 group = f.group
                 if group:
-                    out.append(
-                        Static(Text(group), classes="form-group", id=f"group-{_safe(group)}")
-                    )
+                    # A group may resume after a nested one (a pool's tags after its disks).
+                    heading_id = f"group-{len(self._headings)}"
+                    self._headings[heading_id] = group
+                    out.append(Static(Text(group), classes="form-group", id=heading_id))
             out.append(self._row(f))
             out.extend(self._add_buttons_after(f))
         return out
@@ -216,9 +219,8 @@ class ModelForm(VerticalScroll):
                 # The note for the value chosen stands in for help that covers every value.
                 for help_text in self.query(f"#help-{wid}"):
                     help_text.set_class(bool(note), "-hidden")
-        shown_ids = {f"group-{_safe(group)}" for group in shown_groups}
         for heading in self.query(".form-group"):
-            heading.set_class(heading.id not in shown_ids, "-hidden")
+            heading.set_class(self._headings.get(heading.id or "") not in shown_groups, "-hidden")
 
     @property
     def hidden(self) -> set[str]:
@@ -421,8 +423,8 @@ class ModelForm(VerticalScroll):
         self.refresh_bindings()
         focused_row = self._row_of(event.widget)
         for row in self.query(".form-row"):
-            marker = row.query(".form-marker").first(Static)
-            marker.update(FOCUS_MARKER if row is focused_row else MARKER)
+            for marker in row.query(".form-marker").results(Static):  # a new row may be mounting
+                marker.update(FOCUS_MARKER if row is focused_row else MARKER)
 
     def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.

@@ -36,4 +36,5 @@ class YesNo(Tick):
         return "yes" if value else "no"
 
     def watch_value(self) -> None:
+        super().watch_value()  # the -on class and the Changed message (fields follow it)
         self.label = self._word(self.value)

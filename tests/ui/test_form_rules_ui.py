@@ -251,3 +251,48 @@ async def test_reboot_offers_the_profile_only_when_the_instance_has_several() ->
         sent_requests = app.session.simulator.request_log[before:]
         assert any("reboot" in str(r) for r in sent_requests)
         assert pane.items[str(several["id"])]["status"] == "rebooting"
+
+
+async def test_a_cluster_with_pools_as_rows_and_ha_needs_its_label_typed() -> None:
+    from textual.widgets import Input
+
+    from screens.confirm import ConfirmModal
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await open_area(pilot, "k8s")
+        await pilot.press("n")
+        modal: FormModal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        form.set_value("label", "ha-prod")
+        form.set_value("k8s_version", (await options_of(pilot, form, "k8s_version"))[-1])
+        form.set_value("region", "us-east")
+        types = await options_of(pilot, form, "node_pools.0.type", at_least=2)
+        form.set_value("node_pools.0.count", "3")
+        form.set_value("node_pools.0.type", types[0])
+        # A second pool: a row, never JSON; its type comes from the same list.
+        await form.add_row("node_pools")
+        await options_of(pilot, form, "node_pools.1.type", at_least=2)
+        form.set_value("node_pools.1.count", "1")
+        form.set_value("node_pools.1.type", types[1])
+        form.set_value("node_pools.1.autoscaler.enabled", True)
+        await wait_until(pilot, lambda: "node_pools.1.autoscaler.max" in shown(form))
+        assert "node_pools.0.autoscaler.max" not in shown(form)
+        form.set_value("node_pools.1.autoscaler.min", "1")
+        form.set_value("node_pools.1.autoscaler.max", "4")
+        form.set_value("control_plane.high_availability", True)
+        await pilot.press("ctrl+s")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.typed == "ha-prod"
+        assert "never be turned off" in confirm.message
+        await pilot.press("y")  # not typed: nothing happens
+        await pilot.pause()
+        assert app.screen is confirm
+        confirm.query_one(Input).value = "ha-prod"
+        await pilot.press("enter")
+        await sent(pilot, modal)
+        cluster = next(
+            c for c in app.session.simulator.store.rows("k8s.clusters") if c["label"] == "ha-prod"
+        )
+        assert cluster["control_plane"]["high_availability"] is True
