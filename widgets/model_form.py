@@ -30,10 +30,8 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static, Text
 
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
+from widgets.form_inputs import inputs_for
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
-from widgets.switches import YesNo
-
-INPUT_TYPES = {"int": "integer", "float": "number"}
 
 
 def _safe(name: str) -> str:
@@ -270,51 +268,9 @@ class ModelForm(VerticalScroll):
         self.post_message(self.RowsAdded(self, names))
         return names
 
-    def _inputs(self, f: FormField) -> ComposeResult:
-        wid = self._ids[f.name]
-        value = self._values.get(f.name)
-        if f.kind == "bool":
-            start = bool(value) if f.name in self._values else bool(f.default)
-            yield YesNo(start, id=wid)
-        elif f.kind == "choice":
-            options = list(f.choices)
-            prompt = "loading…" if f.source else ("choose…" if f.required else "(not set)")
-            if value not in (None, "") and all(v != value for _t, v in options):
-                options.insert(0, (str(value), value))
-            chosen: Any = value if value not in (None, "") else None
-            if chosen is None and f.default is not None and any(v == f.default for _, v in options):
-                chosen = f.default
-            yield Select(
-                [(Text(t), v) for t, v in options],
-                prompt=prompt,
-                allow_blank=not f.required or chosen is None,
-                value=chosen if chosen is not None else Select.NULL,
-                id=wid,
-                compact=True,
-            )
-            if f.source is not None:
-                # Shown instead of the list if the choices cannot be loaded.
-                yield Input(
-                    "" if value is None else str(value),
-                    id=f"{wid}-text",
-                    classes="-hidden",
-                    compact=True,
-                    select_on_focus=False,
-                )
-        elif f.kind in ("json", "multiline", "lines"):
-            yield TextArea(
-                "" if value is None else str(value), soft_wrap=True, id=wid, compact=True
-            )
-        else:
-            yield Input(
-                "" if value is None else str(value),
-                password=f.kind == "secret",
-                type=INPUT_TYPES.get(f.kind, "text"),  # type: ignore[arg-type]
-                id=wid,
-                compact=True,
-                # Focus must not select the text: the next key would replace what was typed.
-                select_on_focus=False,
-            )
+    def _inputs(self, f: FormField) -> list[Widget]:
+        given = f.name in self._values
+        return inputs_for(f, self._ids[f.name], self._values.get(f.name), given=given)
 
     # -- reading and writing values ---------------------------------------------------------
 
