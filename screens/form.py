@@ -269,11 +269,14 @@ class FormModal(RequestModal):
             self._reload(key)
 
     def _reload(self, key: tuple[Any, ...]) -> None:
-        self.run_worker(
-            self._load(self._by_source[key], self._sources[key]),
-            group=f"choices-{key}",
-            exclusive=True,
-        )
+        names, source = list(self._by_source[key]), self._sources[key]
+
+        async def load() -> None:
+            # Made when the worker starts: a reload that replaces it first leaves nothing
+            # never awaited behind.
+            await self._load(names, source)
+
+        self.run_worker(load, group=f"choices-{key}", exclusive=True)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         # Choices that depend on this field (an instance's configs) follow it.

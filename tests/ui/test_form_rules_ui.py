@@ -31,6 +31,18 @@ async def options_of(pilot: Any, form: ModelForm, name: str, at_least: int = 1) 
     return found
 
 
+async def offered_exactly(pilot: Any, form: ModelForm, name: str, wanted: set[str]) -> None:
+    """Wait until the choice ``name`` offers exactly ``wanted``; fail showing what it offers."""
+    widget = form.widget_for(name)
+    assert isinstance(widget, Select)
+    for _ in range(100):
+        offered = {v for _t, v in widget._options if isinstance(v, str)}
+        if offered == wanted:
+            return
+        await pilot.pause()
+    raise AssertionError(f"{name} offers {offered}, not {wanted}")
+
+
 async def sent(pilot: Any, modal: FormModal) -> None:
     """Wait until the form closed after sending; fail with what it shows if it stays open."""
     for _ in range(100):
@@ -296,3 +308,45 @@ async def test_a_cluster_with_pools_as_rows_and_ha_needs_its_label_typed() -> No
             c for c in app.session.simulator.store.rows("k8s.clusters") if c["label"] == "ha-prod"
         )
         assert cluster["control_plane"]["high_availability"] is True
+
+
+async def test_a_limited_key_picks_each_rows_bucket_among_its_clusters_buckets() -> None:
+    from screens.once import OnceModal
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        store = app.session.simulator.store
+        app.go_to_area("object_storage", "object_storage.keys")
+        await settle(pilot)
+        await pilot.press("n")
+        modal: FormModal = await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        form.set_value("label", "ci-limited")
+        buckets: dict[str, set[str]] = {}
+        for bucket in store.rows("object_storage.buckets"):
+            if bucket.get("_account") != "demo-account":
+                continue  # another account's bucket (the demo seeds one)
+            buckets.setdefault(bucket["cluster"], set()).add(bucket["label"])
+        first, second = sorted(buckets)[:2]
+        assert first in await options_of(pilot, form, "bucket_access.0.cluster", at_least=2)
+        form.set_value("bucket_access.0.cluster", first)
+        await offered_exactly(pilot, form, "bucket_access.0.bucket_name", buckets[first])
+        form.set_value("bucket_access.0.bucket_name", sorted(buckets[first])[0])
+        form.set_value("bucket_access.0.permissions", "read_only")
+        await form.add_row("bucket_access")
+        await options_of(pilot, form, "bucket_access.1.cluster", at_least=2)
+        form.set_value("bucket_access.1.cluster", second)
+        await offered_exactly(pilot, form, "bucket_access.1.bucket_name", buckets[second])
+        form.set_value("bucket_access.1.bucket_name", sorted(buckets[second])[0])
+        form.set_value("bucket_access.1.permissions", "read_write")
+        await pilot.press("ctrl+s")
+        once = await wait_for_screen(pilot, OnceModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        key = once.answer
+        assert key["limited"] is True
+        assert sorted((a["cluster"], a["permissions"]) for a in key["bucket_access"]) == [
+            (first, "read_only"),
+            (second, "read_write"),
+        ]
