@@ -195,7 +195,7 @@ class ActionContext:
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
             for item in page.data:
                 if source.accepts(item, context):
-                    options.append(source.option(item))
+                    options.extend(source.options(item))
             if len(options) >= MAX_CHOICES:
                 break
         return options[:MAX_CHOICES]
@@ -249,9 +249,28 @@ async def run_action(
     ctx = ActionContext(host, spec, action, item, params)
     if action.screen:
         return await flow_for(action.screen)(ctx)
-    if action.form:
+    if action.form and await _asks_something(ctx):
         return await run_form(ctx)
     return await run_plain(ctx)
+
+
+async def _asks_something(ctx: ActionContext) -> bool:
+    """False when every input of the action's form is a choice asked only among several
+    (``several_only``) and none offers more than one: the action is then a confirmation."""
+    assert ctx.action.form is not None
+    form = form_for(ctx.action.form)
+    several_only: frozenset[str] = getattr(form.model, "several_only", frozenset())
+    if not form.fields or any(f.name not in several_only for f in form.fields):
+        return True
+    for f in form.fields:
+        if f.source is None:
+            return True
+        try:
+            if len(await ctx.load_choices(f.source, {})) > 1:
+                return True
+        except (CloudError, LookupError):
+            continue  # the choice cannot be offered: the server's default it is
+    return False
 
 
 async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) -> bool:
@@ -285,6 +304,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         edit=edit,
         load_choices=ctx.load_choices,
         name=ctx.label,
+        context=ctx.item,
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:

@@ -32,6 +32,7 @@ from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.resources.forms import (
     ChoiceSource,
+    FormField,
     FormResult,
     FormSpec,
     build_body,
@@ -229,6 +230,8 @@ class FormModal(RequestModal):
         edit: True for an edit form: only changed fields are sent.
         load_choices: Loads choices of fields whose options come from the API.
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
+        context: The item the form is about (its fields decide rules with no input of their
+            own: a DNS record's type in its edit form).
     """
 
     def __init__(
@@ -242,8 +245,11 @@ class FormModal(RequestModal):
         edit: bool = False,
         load_choices: LoadChoices | None = None,
         name: str = "",
+        context: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
+        self.context = dict(context or {})
+        """The item the form is about: the request's rules may be decided by its fields."""
         self.name_text = name
         """What the form is about (the item's label), typed to confirm an irreversible value."""
         self.form = form
@@ -254,7 +260,7 @@ class FormModal(RequestModal):
             self.hint = f"{self.hint} · ctrl+g generate password"
 
     def compose_body(self) -> ComposeResult:
-        yield ModelForm(self.form, self.initial, id="form")
+        yield ModelForm(self.form, self.initial, id="form", context=self.context)
 
     @property
     def model_form(self) -> ModelForm:
@@ -272,20 +278,39 @@ class FormModal(RequestModal):
             # One request per distinct source, however many inputs share it (device slots).
             self._by_source: dict[tuple[Any, ...], list[str]] = {}
             self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
-            for f in self.form.fields:
-                if f.source is not None:
-                    key = f.source.key
-                    self._by_source.setdefault(key, []).append(f.name)
-                    self._sources[key] = f.source
+            self._register_sources(self.form.fields)
             for key in self._by_source:
                 self._reload(key)
 
+    def _register_sources(self, fields: tuple[FormField, ...]) -> set[tuple[Any, ...]]:
+        """Group ``fields`` by choice source; the keys of the sources they use."""
+        keys: set[tuple[Any, ...]] = set()
+        for f in fields:
+            if f.source is not None:
+                key = f.source.key
+                self._by_source.setdefault(key, []).append(f.name)
+                self._sources[key] = f.source
+                keys.add(key)
+        return keys
+
+    def on_model_form_rows_added(self, event: ModelForm.RowsAdded) -> None:
+        """A repeated list grew: the form is the widget's now; fill the new choice lists."""
+        self.form = event.form_widget.form
+        if self.load_choices is None or not hasattr(self, "_sources"):
+            return
+        new = set(event.names)
+        for key in self._register_sources(tuple(f for f in self.form.fields if f.name in new)):
+            self._reload(key)
+
     def _reload(self, key: tuple[Any, ...]) -> None:
-        self.run_worker(
-            self._load(self._by_source[key], self._sources[key]),
-            group=f"choices-{key}",
-            exclusive=True,
-        )
+        names, source = list(self._by_source[key]), self._sources[key]
+
+        async def load() -> None:
+            # Made when the worker starts: a reload that replaces it first leaves nothing
+            # never awaited behind.
+            await self._load(names, source)
+
+        self.run_worker(load, group=f"choices-{key}", exclusive=True)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         # Choices that depend on this field (an instance's configs) follow it.
@@ -327,8 +352,12 @@ class FormModal(RequestModal):
         self.show_general(result.general)
 
     def build(self) -> dict[str, Any] | None:
+        self.form = self.model_form.form
         result = build_body(
-            self.form, self.model_form.values(), initial=self.initial if self.edit else None
+            self.form,
+            self.model_form.values(),
+            initial=self.initial if self.edit else None,
+            context=self.context,
         )
         self.show_result(result)
         if not result.ok or result.body is None:
