@@ -97,6 +97,12 @@ class Summary:
         return f"{self.done} done, {self.failed} failed, {self.skipped} skipped"
 
 
+def summarize(items: Sequence[BulkItem]) -> Summary:
+    """Counts of ``items`` by final state."""
+    states = [t.state for t in items]
+    return Summary(states.count("done"), states.count("failed"), states.count("skipped"))
+
+
 Send = Callable[[BulkItem], Awaitable[Any]]
 Progress = Callable[[BulkItem], None]
 Sleep = Callable[[float], Awaitable[None]]
@@ -163,9 +169,8 @@ class BulkRun:
         return self.summary()
 
     def summary(self) -> Summary:
-        """Counts so far."""
-        states = [t.state for t in self.targets]
-        return Summary(states.count("done"), states.count("failed"), states.count("skipped"))
+        """Counts so far (of the targets)."""
+        return summarize(self.targets)
 
     async def _hold(self) -> None:
         """Wait while a 429 asked everyone to."""
