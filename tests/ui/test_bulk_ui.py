@@ -125,18 +125,14 @@ async def test_filter_by_tag_and_status() -> None:
         await pilot.press("slash", *"#production status:running", "enter")
         await pilot.pause()
         assert set(pane.table.keys) == {"51200", "51201", "51202"}
-        assert "filter: #production status:running" in str(
-            pane.query_one(".list-title").render()
-        )
+        assert "filter: #production status:running" in str(pane.query_one(".list-title").render())
         pane.filter_input.value = "#production web !label:web-prod-2"
         await pilot.pause()
         assert set(pane.table.keys) == {"51201"}
         pane.filter_input.value = "colour:red"
         await pilot.pause()
         assert pane.table.keys == []
-        assert "No instance has the field colour" in str(
-            pane.query_one(".list-message").render()
-        )
+        assert "No instance has the field colour" in str(pane.query_one(".list-message").render())
 
 
 async def _tag(pilot: Any, text: str, *, bulk: bool) -> None:
