@@ -195,3 +195,34 @@ async def test_tags_added_and_removed_across_an_instance_a_volume_and_a_domain()
         await _tag(pilot, "-bulk-test", bulk=True)
         assert "bulk-test" not in tags("compute.instances", 51205)
         assert tags("compute.instances", 51206) == []
+
+
+async def test_export_writes_the_visible_rows(tmp_path: Any) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        await pilot.press("slash", *"#production", "enter")
+        await pilot.pause()
+        target = tmp_path / "prod.csv"
+        await pilot.press("colon", *f"export csv visible {target}", "enter")
+        await settle(pilot)
+        lines = target.read_text().splitlines()
+        assert lines[0].startswith("Label") or "Label" in lines[0]
+        labels = {line.split(",")[0] for line in lines[1:]}
+        assert len(lines) - 1 == len(pane.table.keys) == 3
+        assert labels == {"db-primary", "web-prod-1", "web-prod-2"}
+
+
+async def test_help_documents_the_filter_syntax() -> None:
+    from screens.help import HelpScreen
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await open_area(pilot, "instances")
+        await pilot.press("question_mark")
+        help_screen = await wait_for_screen(pilot, HelpScreen)
+        text = help_screen.text()
+        assert "#tag" in text and "field:value" in text
+        assert "table.mark_all" in text
