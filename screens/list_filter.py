@@ -39,6 +39,15 @@ class ListFilter:
         pane._update_header()
         pane._update_message()
 
+    def show_filter(self, text: str) -> None:
+        """Filter by ``text`` and show it in the filter line (links from other screens:
+        ``status:offline``, ``#production``)."""
+        pane = self._pane
+        field = pane.filter_input
+        field.value = text
+        field.set_class(not text, "-hidden")
+        self.set_filter_text(text)
+
     def filter_problem(self) -> str:
         """Why the filter may match nothing (a field no item has), or ""."""
         if self.filter_query.empty:

@@ -226,3 +226,45 @@ async def test_help_documents_the_filter_syntax() -> None:
         text = help_screen.text()
         assert "#tag" in text and "field:value" in text
         assert "table.mark_all" in text
+
+
+async def test_a_tag_lists_its_objects_by_kind_and_enter_opens_one() -> None:
+    from textual.widgets import TabbedContent
+
+    from screens.list_pane import ResourceListPane
+    from screens.resource_detail import ResourceDetailScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "tags")
+        assert pane.table.move_cursor("production")
+        await pilot.press("enter")
+        screen = await wait_for_screen(pilot, ResourceDetailScreen)
+        screen.query_one("#detail-tabs", TabbedContent).active = "tab-child-0"
+        await settle(pilot)
+        objects = screen.query_one("#child-0", ResourceListPane)
+        objects.table.focus()
+        kinds = [objects.items[k]["_kind"] for k in objects.table.keys]
+        assert kinds == sorted(kinds, key=["compute", "domain", "volume", "loadbalancer"].index)
+        assert {"compute", "domain", "volume"} <= set(kinds)
+        assert objects.table.move_cursor("volume:46000")
+        await pilot.press("enter")
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, ResourceDetailScreen) and app.screen is not screen,
+        )
+        assert app.screen.resource.id == "volumes"
+        assert app.screen.item["label"] == "pg-data"
+
+
+async def test_another_screen_can_show_a_filtered_list() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        pane.show_filter("status:offline")
+        await pilot.pause()
+        assert set(pane.table.keys) == {"51205"}
+        assert pane.filter_input.value == "status:offline"
+        assert not pane.filter_input.has_class("-hidden")
