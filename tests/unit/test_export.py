@@ -29,7 +29,9 @@ def test_parse_words_in_any_order() -> None:
     assert parse_export("export json marked ~/out.json") == ExportRequest(
         "json", "marked", "~/out.json"
     )
-    assert parse_export('export "My File.CSV" csv') == ExportRequest("csv", "visible", "My File.CSV")
+    assert parse_export('export "My File.CSV" csv') == ExportRequest(
+        "csv", "visible", "My File.CSV"
+    )
     with pytest.raises(ValueError, match="more than one path"):
         parse_export("export a b")
 
