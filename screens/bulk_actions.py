@@ -133,10 +133,12 @@ async def run_bulk(
         return False
     endpoint = REGISTRY[action.endpoint]
     n = len(planned.targets)
-    message = f"{verb} on {n} of the {what}."
     if planned.skipped:
-        message += f" {len(planned.skipped)} skipped (listed below with the reason)."
-    if action.description and tag is None:
+        message = f"Sent to {n} of the {what}; {len(planned.skipped)} skipped (listed below "
+        message += "with the reason)."
+    else:
+        message = f"Sent to each of the {what}."
+    if tag is None and action.description and action.description != action.label:
         message += f" {action.description}."
     irreversible = tag is None and is_irreversible(action)
     confirmed = await app.push_screen_wait(

@@ -19,9 +19,12 @@ from tui.resources.spec import Action
 if TYPE_CHECKING:
     from widgets.table_messages import MarksChanged
 
-MARKS_KEY = "ctrl+space"
-MARKS_BINDING = Binding(MARKS_KEY, "clear_marks", "marked", id="list.clear_marks")
-"""Shown in the footer while rows are marked ("3 marked"); pressing it clears the marks."""
+MARKS_KEYS = ("ctrl+space", "ctrl+@")
+"""A terminal sends ctrl+space as NUL, which Textual names ctrl+@: both clear the marks."""
+MARKS_BINDING = Binding(MARKS_KEYS[0], "clear_marks", "marked", id="list.clear_marks")
+"""Shown in the footer while rows are marked ("3 marked"); pressing it clears the marks.
+Bound on the pane, not the table: the focused table's binding of the same key would hide it
+from the footer."""
 
 
 class ListMarks:
@@ -37,7 +40,8 @@ class ListMarks:
         own = self._pane._bindings.key_to_bindings
         existing = dict(own)
         own.clear()
-        own[MARKS_KEY] = [MARKS_BINDING]
+        for key in MARKS_KEYS:
+            own[key] = [dataclasses.replace(MARKS_BINDING, key=key)]
         own.update(existing)
 
     @property
@@ -64,9 +68,10 @@ class ListMarks:
         pane = self._pane
         count = self.marked_count
         description = f"{count} marked" if count else "marked"
-        pane._bindings.key_to_bindings[MARKS_KEY] = [
-            dataclasses.replace(MARKS_BINDING, description=description)
-        ]
+        for key in MARKS_KEYS:
+            pane._bindings.key_to_bindings[key] = [
+                dataclasses.replace(MARKS_BINDING, key=key, description=description)
+            ]
         pane._update_header()
         pane._binding_state = None  # the footer's labels changed, not only states
         pane._refresh_bindings_if_changed()

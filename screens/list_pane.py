@@ -303,11 +303,11 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
                 text.append(f" · {shown:,} shown")
             if self.fetching:
                 text.append("  ↻", style="italic")
+        if table.marked:
+            text.append(f"  {len(table.marked):,} marked", style="bold")
         if self.filter_text:
             text.append("  filter: ")
             text.append(self.filter_text)  # literal: what the user typed
-        if table.marked:
-            text.append(f"  {len(table.marked):,} marked", style="bold")
         quick = self._quick_value()
         if quick:
             text.append(f"  {self.spec.quick_filter[0]}: {quick}")  # type: ignore[index]

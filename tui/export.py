@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tui.resources.format import SECRET_MASK, column_cells, is_secret_field, redact
-from tui.resources.spec import ResourceSpec
+from tui.resources.spec import ResourceSpec, dig
 
 ExportFormat = Literal["csv", "json"]
 Which = Literal["visible", "marked"]
@@ -78,13 +78,20 @@ def default_name(spec: ResourceSpec, fmt: ExportFormat, now: float | None = None
 
 
 def render_csv(spec: ResourceSpec, items: Sequence[Mapping[str, Any]]) -> str:
-    """The columns as shown, one line per item (secret columns masked)."""
+    """The columns as shown, one line per item (statuses without the badge glyph, secret
+    columns masked)."""
     secret = [is_secret_field(spec, c.key) for c in spec.columns]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([c.title for c in spec.columns])
+    status = [c.kind == "status" for c in spec.columns]
     for item in items:
-        cells = column_cells(spec, item)
+        cells = list(column_cells(spec, item))
+        for index, column in enumerate(spec.columns):
+            if status[index]:
+                # The status word without its badge glyph (spreadsheets sort and filter it).
+                value = dig(item, column.key)
+                cells[index] = "" if value is None else str(value)
         writer.writerow(
             [
                 SECRET_MASK if hidden and cell else cell

@@ -20,7 +20,6 @@ Bindings:
 | enter | table.select | Open the row under the cursor |
 | space | table.mark | Mark or unmark the row |
 | * | table.mark_all | Mark every shown row (after the filter) |
-| ctrl+space | table.clear_marks | Clear every mark |
 | o | table.sort | Sort by the next column |
 | O | table.sort_reverse | Reverse the sort direction |
 """
@@ -73,10 +72,6 @@ class ResourceTable(TableMarks, TableSorting, ScrollView, can_focus=True):
         Binding("enter", "select", "Open", id="table.select"),
         Binding("space", "mark", "Mark", show=False, id="table.mark"),
         Binding("asterisk", "mark_all", "Mark all shown", show=False, id="table.mark_all"),
-        # A terminal sends ctrl+space as NUL, which Textual names ctrl+@.
-        Binding(
-            "ctrl+space,ctrl+@", "clear_marks", "Clear marks", show=False, id="table.clear_marks"
-        ),
         Binding("o", "sort", "Sort", id="table.sort"),
         Binding("O", "sort_reverse", "Reverse sort", show=False, id="table.sort_reverse"),
     ]

@@ -56,3 +56,8 @@ def test_write_never_overwrites(tmp_path: Path) -> None:
         write_export(ExportRequest("csv", "visible", "out.csv"), INSTANCES, [ITEM], cwd=tmp_path)
     named = write_export(ExportRequest("json"), INSTANCES, [ITEM], cwd=tmp_path)
     assert named.name.startswith("cloudtui-compute-instances-") and named.suffix == ".json"
+
+
+def test_csv_status_is_the_word_without_the_badge() -> None:
+    rows = list(csv.reader(io.StringIO(render_csv(INSTANCES, [ITEM]))))
+    assert rows[1][[c.key for c in INSTANCES.columns].index("status")] == "running"
