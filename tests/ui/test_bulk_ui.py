@@ -268,3 +268,24 @@ async def test_another_screen_can_show_a_filtered_list() -> None:
         assert set(pane.table.keys) == {"51205"}
         assert pane.filter_input.value == "status:offline"
         assert not pane.filter_input.has_class("-hidden")
+
+
+async def test_marked_items_without_a_grant_are_skipped_before_sending() -> None:
+    from tests.ui.helpers import demo_session
+
+    app = make_app(demo_session("restricted"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        await mark(pilot, pane, "51202", "51203")
+        await pilot.press("R")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert "web-prod-2 (id 51202): you have only read_only access" in confirm.preview
+        await pilot.press("y")
+        progress = await finish_progress(pilot)
+        assert progress.summary is not None
+        assert (progress.summary.done, progress.summary.skipped) == (1, 1)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.simulator.request_log.count("compute.instances.reboot") == 1
+        assert pane.table.marked == frozenset({"51202"})
