@@ -189,41 +189,66 @@ def compile_query(query: FilterQuery, spec: ResourceSpec) -> Matcher:
     Returns:
         ``matcher(item, cells, haystack)``; ``haystack`` is the row's lower-cased search text.
     """
-    checks: list[tuple[Callable[[Mapping[str, Any], Sequence[str], str], bool], bool]] = []
-    for term in query.terms:
-        checks.append((_check_for(term, spec), term.negate))
+    checks = [(_check_for(term, spec), term.negate) for term in query.terms]
+    if len(checks) == 1 and not checks[0][1]:
+        return checks[0][0]  # one positive term: no loop per row
 
     def matcher(item: Mapping[str, Any], cells: Sequence[str], haystack: str) -> bool:
-        return all(check(item, cells, haystack) != negate for check, negate in checks)
+        # A plain loop, not all() over a generator: this runs for every row on each keystroke.
+        for check, negate in checks:  # noqa: SIM110
+            if check(item, cells, haystack) == negate:
+                return False
+        return True
 
     return matcher
 
 
-def _check_for(
-    term: Term, spec: ResourceSpec
-) -> Callable[[Mapping[str, Any], Sequence[str], str], bool]:
+def _equals(value: Any, pattern: str) -> bool:
+    """:func:`_value_matches` for a pattern without wildcards, with a fast path for text."""
+    if type(value) is str:
+        return value.lower() == pattern
+    return _value_matches(value, pattern)
+
+
+def _check_for(term: Term, spec: ResourceSpec) -> Matcher:
     value = term.value
+    wild = "*" in value
     if term.kind == "text":
-        if "*" in value:
+        if wild:
             return lambda _i, cells, _h: any(fnmatchcase(c.lower(), f"*{value}*") for c in cells)
         return lambda _i, _c, haystack: value in haystack
     if term.kind == "tag":
-        return lambda item, _c, _h: _value_matches(_tags(item), value)
+        if wild:
+            return lambda item, _c, _h: _value_matches(_tags(item), value)
+
+        def has_tag(item: Mapping[str, Any], _c: Sequence[str], _h: str) -> bool:
+            for tag in _tags(item):  # noqa: SIM110 (a loop: no generator per row)
+                if type(tag) is str and tag.lower() == value:
+                    return True
+            return False
+
+        return has_tag
     ref = resolve_field(spec, term.field)
+    match = _value_matches if wild else _equals
+    plain = tuple(p for p in ref.paths if "." not in p)
+    dotted = tuple(p for p in ref.paths if "." in p)
+    column = ref.column
 
     def check(item: Mapping[str, Any], cells: Sequence[str], _h: str) -> bool:
-        if any(_value_matches(dig(item, path), value) for path in ref.paths):
-            return True
-        if ref.column is not None and ref.column < len(cells):
-            return _value_matches(cells[ref.column], value)
-        return False
+        for path in plain:
+            if match(item.get(path), value):
+                return True
+        for path in dotted:
+            if match(dig(item, path), value):
+                return True
+        return column is not None and column < len(cells) and match(cells[column], value)
 
     return check
 
 
 def _tags(item: Mapping[str, Any]) -> list[Any]:
-    tags = item.get("tags") if isinstance(item, Mapping) else None
-    return tags if isinstance(tags, list) else []
+    tags = item.get("tags")
+    return tags if type(tags) is list else []
 
 
 def unknown_fields(
