@@ -9,12 +9,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.resources.filter_query import FilterQuery, compile_query, parse, unknown_fields
+from tui.resources.filter_query import (
+    FilterQuery,
+    compile_query,
+    parse,
+    resolve_field,
+    unknown_fields,
+)
 from tui.resources.rows import TableRow
-from tui.resources.spec import dig
+from tui.resources.spec import ResourceSpec, dig
 
 SAMPLE = 50
 """Items looked at to tell whether a field named in the filter exists."""
+
+
+def column_highlights(query: FilterQuery, spec: ResourceSpec) -> list[list[str]]:
+    """Words to highlight per column: plain words everywhere, a ``field:value`` in its column,
+    a ``#tag`` in the tags column (negated and wildcard terms highlight nothing)."""
+    words = [list(query.highlights()) for _ in spec.columns]
+    keys = [c.key for c in spec.columns]
+    for term in query.terms:
+        if term.negate or "*" in term.value or term.kind == "text":
+            continue
+        if term.kind == "tag":
+            index = keys.index("tags") if "tags" in keys else None
+        else:
+            ref = resolve_field(spec, term.field)
+            index = ref.column
+            if index is None:
+                index = next((i for i, k in enumerate(keys) if k in ref.paths), None)
+        if index is not None:
+            words[index].append(term.value)
+    return words
 
 
 class ListFilter:
@@ -80,8 +106,7 @@ class ListFilter:
                 return matcher is None or matcher(item, row.cells, row.haystack)
 
             table.set_predicate(predicate)
-        words = query.highlights()
-        table.set_highlights([words] * len(pane.spec.columns))
+        table.set_highlights(column_highlights(query, pane.spec))
 
     def _quick_value(self) -> str | None:
         spec = self._pane.spec

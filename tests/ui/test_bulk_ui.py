@@ -289,3 +289,17 @@ async def test_marked_items_without_a_grant_are_skipped_before_sending() -> None
         await settle(pilot)
         assert app.session.simulator.request_log.count("compute.instances.reboot") == 1
         assert pane.table.marked == frozenset({"51202"})
+
+
+def test_highlights_follow_the_terms() -> None:
+    from screens.list_filter import column_highlights
+    from tui.resources.areas import SPECS
+    from tui.resources.filter_query import parse
+
+    spec = SPECS["compute.instances"]
+    keys = [c.key for c in spec.columns]
+    words = column_highlights(parse("web #production status:running !region:x"), spec)
+    assert words[keys.index("label")] == ["web"]
+    assert words[keys.index("tags")] == ["web", "production"]
+    assert words[keys.index("status")] == ["web", "running"]
+    assert words[keys.index("region")] == ["web"]
