@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
     from screens.actions import ActionContext
 
+SCROLL_HINT_AT = 8
+"""Targets beyond which the confirmation says how to scroll its list."""
 PREVIEW_LINES = 500
 """Targets listed by name in the confirmation; beyond that, a count (it scrolls)."""
 
@@ -140,6 +142,8 @@ async def run_bulk(
         message = f"Sent to each of the {what}."
     if tag is None and action.description and action.description != action.label:
         message += f" {action.description}."
+    if len(planned.targets) + len(planned.skipped) > SCROLL_HINT_AT:
+        message += " shift+tab moves to the list; arrows scroll it."
     irreversible = tag is None and is_irreversible(action)
     confirmed = await app.push_screen_wait(
         ConfirmModal(
