@@ -303,3 +303,25 @@ def test_highlights_follow_the_terms() -> None:
     assert words[keys.index("tags")] == ["web", "production"]
     assert words[keys.index("status")] == ["web", "running"]
     assert words[keys.index("region")] == ["web"]
+
+
+async def test_a_bulk_run_waits_out_rate_limiting() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        sim = app.session.simulator
+        await mark(pilot, pane, "51206", "51207")
+        # More 429s than the two requests' own retries absorb (4 tries each): the run itself
+        # waits (Retry-After 1 s) and tries again.
+        sim.faults.fail_next("compute.instances.shutdown", 9, 429)
+        await pilot.press("S")
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("y")
+        progress = await finish_progress(pilot)
+        assert progress.summary is not None
+        assert (progress.summary.done, progress.summary.failed) == (2, 0)
+        assert progress.run is not None and progress.run.rate_waits >= 1
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sim.request_log.count("compute.instances.shutdown") == 2
