@@ -132,6 +132,8 @@ class Action:
         owner_only: Only the item's owner (``ResourceSpec.owner_field``) may run it.
         prefill: Form field -> item field, prefilled in a form that is not an edit (a
             pre-signed URL's object name).
+        bulk: The action runs on every marked row when rows are marked (one confirmation
+            listing the targets, then one request per item); otherwise on the cursor row only.
     """
 
     id: str
@@ -150,6 +152,7 @@ class Action:
     caution_when: tuple[tuple[str, Any, str], ...] = ()
     owner_only: bool = False
     prefill: Mapping[str, str] = field(default_factory=dict)
+    bulk: bool = False
 
 
 @dataclass(frozen=True)
