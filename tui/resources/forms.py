@@ -34,10 +34,21 @@ from tui.api.endpoints import resolve_model
 from tui.resources.spec import dig
 
 FieldKind = Literal[
-    "text", "int", "float", "bool", "choice", "secret", "list", "lines", "json", "multiline"
+    "text",
+    "int",
+    "float",
+    "bool",
+    "choice",
+    "secret",
+    "list",
+    "lines",
+    "json",
+    "multiline",
+    "multi",
 ]
 """Input kinds: ``list`` is comma-separated values, ``lines`` one value per line (SSH keys may
-contain commas); ``lines``, ``json`` and ``multiline`` use a text area."""
+contain commas); ``lines``, ``json`` and ``multiline`` use a text area; ``multi`` picks any
+number of fixed :attr:`FormField.choices` (sent comma-separated, as a script's ``manyof``)."""
 
 MAX_REPEATED_GROUPS = 3
 """Lists of objects with at most this many entries are shown as repeated groups of inputs."""
@@ -626,6 +637,8 @@ def initial_values(form: FormSpec, item: Mapping[str, Any] | None) -> dict[str, 
 
 
 def _blank(value: Any) -> bool:
+    if isinstance(value, list):
+        return not value  # a multi-choice with nothing chosen
     return value is None or (isinstance(value, str) and not value.strip())
 
 
@@ -636,6 +649,8 @@ def _convert(form_field: FormField, raw: Any) -> Any:
         return bool(raw)
     if kind == "choice":
         return raw
+    if kind == "multi":
+        return ",".join(str(v) for v in raw) if isinstance(raw, list | tuple) else str(raw)
     text = raw if isinstance(raw, str) else str(raw)
     if kind == "int":
         try:
