@@ -177,6 +177,17 @@ class ActionContext:
             LookupError: A path parameter is neither the action's nor filled in the form yet;
                 the message names the field to fill first.
         """
+        return [source.option(item) for item in await self.load_items(source, values)]
+
+    async def load_items(
+        self, source: ChoiceSource, values: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """The items one choice source offers (see :meth:`load_choices`), for a chooser's facts.
+
+        A region chooser offers only regions with the capability the action's operation needs
+        (:func:`~tui.resources.choosers.capability_for`).
+        """
+        from tui.resources.choosers import capability_for, offers
         from tui.resources.forms import form_title
 
         params: dict[str, Any] = {}
@@ -191,14 +202,15 @@ class ActionContext:
             params[param] = value
         filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
         context = {**(self.item or {}), **filled}
-        options: list[tuple[str, Any]] = []
+        capability = capability_for(self.action.endpoint)
+        items: list[dict[str, Any]] = []
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
             for item in page.data:
-                if source.accepts(item, context):
-                    options.append(source.option(item))
-            if len(options) >= MAX_CHOICES:
+                if source.accepts(item, context) and offers(source.facts, item, capability):
+                    items.append(item)
+            if len(items) >= MAX_CHOICES:
                 break
-        return options[:MAX_CHOICES]
+        return items[:MAX_CHOICES]
 
     def done(self, message: str) -> None:
         """Say that the action succeeded."""
@@ -274,6 +286,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         values=values,
         edit=edit,
         load_choices=ctx.load_choices,
+        load_items=ctx.load_items,
         name=ctx.label,
     )
     outcome = await ctx.app.push_screen_wait(modal)

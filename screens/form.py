@@ -48,6 +48,9 @@ LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[s
 (some choices depend on another field: the configs of the instance chosen above). Raises
 ``LookupError`` while that field is empty."""
 
+LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
+"""Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
+
 
 @dataclass(frozen=True)
 class FormOutcome:
@@ -194,6 +197,7 @@ class FormModal(RequestModal):
         values: Prefilled values.
         edit: True for an edit form: only changed fields are sent.
         load_choices: Loads choices of fields whose options come from the API.
+        load_items: Loads the items behind choices that come with facts (choosers).
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
     """
 
@@ -207,6 +211,7 @@ class FormModal(RequestModal):
         values: Mapping[str, Any] | None = None,
         edit: bool = False,
         load_choices: LoadChoices | None = None,
+        load_items: LoadItems | None = None,
         name: str = "",
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
@@ -216,6 +221,7 @@ class FormModal(RequestModal):
         self.initial = dict(values or {})
         self.edit = edit
         self.load_choices = load_choices
+        self.load_items = load_items
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
@@ -269,8 +275,13 @@ class FormModal(RequestModal):
 
     async def _load(self, names: list[str], source: ChoiceSource) -> None:
         assert self.load_choices is not None
+        items: list[dict[str, Any]] | None = None
         try:
-            options = await self.load_choices(source, self.model_form.values())
+            if source.facts is not None and self.load_items is not None:
+                items = await self.load_items(source, self.model_form.values())
+                options = [source.option(item) for item in items]
+            else:
+                options = await self.load_choices(source, self.model_form.values())
         except CloudError as error:
             for name in names:
                 self.model_form.choices_failed(name, describe_error(error))
@@ -285,7 +296,7 @@ class FormModal(RequestModal):
                 self.model_form.choices_failed(name, f"they depend on {error}")
             return
         for name in names:
-            self.model_form.set_choices(name, options)
+            self.model_form.set_choices(name, options, items=items)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""

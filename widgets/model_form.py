@@ -24,9 +24,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
 from tui.resources.forms import FormField, FormSpec, generate_password
+from widgets.chooser_field import ChooserSelect
 
 INPUT_TYPES = {"int": "integer", "float": "number"}
 MARKER = "›"
@@ -154,14 +155,19 @@ class ModelForm(VerticalScroll):
             chosen: Any = value if value not in (None, "") else None
             if chosen is None and f.default is not None and any(v == f.default for _, v in options):
                 chosen = f.default
-            yield Select(
-                [(Text(t), v) for t, v in options],
-                prompt=prompt,
-                allow_blank=not f.required or chosen is None,
-                value=chosen if chosen is not None else Select.NULL,
-                id=wid,
-                compact=True,
-            )
+            select_args: dict[str, Any] = {
+                "prompt": prompt,
+                "allow_blank": not f.required or chosen is None,
+                "value": chosen if chosen is not None else Select.NULL,
+                "id": wid,
+                "compact": True,
+            }
+            texts = [(Text(t), v) for t, v in options]
+            if f.source is not None and f.source.facts is not None:
+                # Choices with facts: a searchable table instead of a bare drop-down.
+                yield ChooserSelect(texts, title=f.title, facts=f.source.facts, **select_args)
+            else:
+                yield Select(texts, **select_args)
             if f.source is not None:
                 # Shown instead of the list if the choices cannot be loaded.
                 yield Input(
@@ -171,6 +177,11 @@ class ModelForm(VerticalScroll):
                     compact=True,
                     select_on_focus=False,
                 )
+        elif f.kind == "multi":
+            ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
+            yield SelectionList[Any](
+                *((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True
+            )
         elif f.kind in ("json", "multiline", "lines"):
             yield TextArea(
                 "" if value is None else str(value), soft_wrap=True, id=wid, compact=True
@@ -206,6 +217,8 @@ class ModelForm(VerticalScroll):
             widget = self.widget_for(f.name)
             if isinstance(widget, Checkbox):
                 out[f.name] = widget.value
+            elif isinstance(widget, SelectionList):
+                out[f.name] = list(widget.selected)
             elif isinstance(widget, Select):
                 out[f.name] = None if widget.value is Select.NULL else widget.value
             elif isinstance(widget, TextArea):
@@ -219,6 +232,10 @@ class ModelForm(VerticalScroll):
         widget = self.widget_for(name)
         if isinstance(widget, Checkbox):
             widget.value = bool(value)
+        elif isinstance(widget, SelectionList):
+            widget.deselect_all()
+            for chosen in value or []:
+                widget.select(chosen)
         elif isinstance(widget, Select):
             widget.value = Select.NULL if value is None else value
         elif isinstance(widget, TextArea):
@@ -227,12 +244,28 @@ class ModelForm(VerticalScroll):
             widget.value = "" if value is None else str(value)
 
     def set_choices(
-        self, name: str, options: list[tuple[str, Any]], *, prompt: str | None = None
+        self,
+        name: str,
+        options: list[tuple[str, Any]],
+        *,
+        prompt: str | None = None,
+        items: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Fill the choice list of ``name`` (keeping a prefilled value that is still offered)."""
+        """Fill the choice list of ``name`` (keeping a prefilled value that is still offered).
+
+        Args:
+            name: The input.
+            options: ``(text, value)`` options.
+            prompt: Text shown while nothing is chosen.
+            items: The items behind the options: a chooser shows their facts.
+        """
         widget = self.query_one(f"#{self._ids[name]}", Select)
-        current = widget.value
         f = self.form.field(name)
+        if isinstance(widget, ChooserSelect) and f is not None and f.source is not None:
+            widget.set_items(items if items is not None else [], f.source.option)
+            if items is None:
+                widget.table = None  # the option texts alone
+        current = widget.value
         if current is not Select.NULL and all(v != current for _t, v in options):
             options = [(str(current), current), *options]
         widget.set_options([(Text(t), v) for t, v in options])
@@ -308,6 +341,9 @@ class ModelForm(VerticalScroll):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self._clear_error_of(event.select)
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[Any]) -> None:
+        self._clear_error_of(event.selection_list)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self._clear_error_of(event.checkbox)
