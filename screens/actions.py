@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
 
+    from tui.resources.pricing import Quote
     from tui.session import Session
 
 MAX_CHOICES = 2000
@@ -212,6 +213,27 @@ class ActionContext:
                 break
         return items[:MAX_CHOICES]
 
+    async def quote(self, body: Mapping[str, Any]) -> Quote | None:
+        """What sending ``body`` will cost (None: the operation is not billed).
+
+        Prices come from the types listing (:mod:`tui.resources.price_rules`); when it cannot
+        be loaded the quote says "price not given" rather than holding the request back.
+        """
+        from tui.resources.price_rules import PRICE_RULES, quote_for
+        from tui.resources.pricing import types_by_id
+
+        rule = PRICE_RULES.get(self.action.endpoint)
+        if rule is None:
+            return None
+        types: dict[str, Mapping[str, Any]] = {}
+        if rule.needs_types:
+            try:
+                listing = await self.session.client.fetch_all("compute.types.list", {}, model=dict)
+            except CloudError:
+                listing = []
+            types = types_by_id(listing)
+        return quote_for(self.action.endpoint, body, self.item, types)
+
     def done(self, message: str) -> None:
         """Say that the action succeeded."""
         self.app.notify(message, title=self.spec.title, markup=False)
@@ -287,6 +309,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         edit=edit,
         load_choices=ctx.load_choices,
         load_items=ctx.load_items,
+        quote=ctx.quote,
         name=ctx.label,
     )
     outcome = await ctx.app.push_screen_wait(modal)

@@ -109,6 +109,21 @@ class ResizeModal(RequestModal):
         event.stop()
         self.show_general([])
 
+    async def confirm_before_send(self, body: dict[str, Any]) -> bool:
+        """The price: old type -> new type, and the difference per month and hour."""
+        from screens.confirm import ConfirmModal, request_preview
+
+        quote = await self.ctx.quote(body)
+        modal = ConfirmModal(
+            f"{self.ctx.title} to {body.get('type')}?",
+            "The instance shuts down, moves to the new type and boots again.",
+            request_preview("POST", self.ctx.path(), body),
+            confirm_label="Resize",
+            price=quote.text() if quote is not None else "",
+        )
+        confirmed: bool = await self.app.push_screen_wait(modal)
+        return bool(confirmed)
+
     def build(self) -> dict[str, Any] | None:
         options = self.query_one(OptionList)
         index = options.highlighted

@@ -38,6 +38,7 @@ from tui.resources.forms import (
     field_errors,
     irreversible_changes,
 )
+from tui.resources.pricing import Quote
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -47,6 +48,9 @@ LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[s
 """Loads the ``(text, value)`` options of one choice source, given the form's current values
 (some choices depend on another field: the configs of the instance chosen above). Raises
 ``LookupError`` while that field is empty."""
+
+PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
+"""What a body will cost (None: not billed); shown on the confirmation before sending."""
 
 LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
 """Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
@@ -170,8 +174,9 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             self.dismiss(FormOutcome(body, answer))
         finally:
             self.sending = False
-            if self.is_mounted:
-                self.query_one("#form-send", Button).disabled = False
+            # Dismissed by now on success: its buttons may already be gone.
+            for button in self.query("#form-send").results(Button):
+                button.disabled = False
 
     def action_cancel(self) -> None:
         """Close without sending."""
@@ -198,6 +203,7 @@ class FormModal(RequestModal):
         edit: True for an edit form: only changed fields are sent.
         load_choices: Loads choices of fields whose options come from the API.
         load_items: Loads the items behind choices that come with facts (choosers).
+        quote: Prices a body: a billed request is confirmed with its price first.
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
     """
 
@@ -212,6 +218,7 @@ class FormModal(RequestModal):
         edit: bool = False,
         load_choices: LoadChoices | None = None,
         load_items: LoadItems | None = None,
+        quote: PriceQuote | None = None,
         name: str = "",
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
@@ -222,6 +229,7 @@ class FormModal(RequestModal):
         self.edit = edit
         self.load_choices = load_choices
         self.load_items = load_items
+        self.quote = quote
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
@@ -316,21 +324,34 @@ class FormModal(RequestModal):
         return result.body
 
     async def confirm_before_send(self, body: dict[str, Any]) -> bool:
-        """Values that cannot be undone (a script made public) need the name typed first."""
+        """A billed request shows its price first; a value that cannot be undone (a script made
+        public) needs the name typed."""
         from screens.confirm import ConfirmModal, request_preview
 
         warnings = irreversible_changes(self.form, body)
-        if not warnings:
+        quote = await self.quote(body) if self.quote is not None else None
+        if not warnings and quote is None:
             return True
-        typed = self.name_text or str(body.get("label") or "") or "yes"
         method, _, path = self.request_line.partition(" ")
-        modal = ConfirmModal(
-            f"{self.title_text}: this cannot be undone",
-            " ".join(warnings),
-            request_preview(method, path, body),
-            typed=typed,
-            confirm_label=self.send_label,
-        )
+        price = quote.text() if quote is not None else ""
+        if warnings:
+            typed = self.name_text or str(body.get("label") or "") or "yes"
+            modal = ConfirmModal(
+                f"{self.title_text}: this cannot be undone",
+                " ".join(warnings),
+                request_preview(method, path, body),
+                typed=typed,
+                confirm_label=self.send_label,
+                price=price,
+            )
+        else:
+            modal = ConfirmModal(
+                f"{self.title_text}?",
+                "This is billed. Check the price, then confirm.",
+                request_preview(method, path, body),
+                confirm_label=self.send_label,
+                price=price,
+            )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)
 

@@ -77,6 +77,9 @@ async def test_create_an_instance_through_client_and_server_errors() -> None:
 
         form.set_value("root_pass", "a-much-longer-secret-42")
         await pilot.press("ctrl+s")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert "Instance std-2: $24.00/month ($0.0329/hour)" in confirm.price
+        await pilot.press("y")
         await wait_until(pilot, lambda: bool(form.error_text("label")))
         assert app.screen is modal
         assert app.session.simulator.request_log.count("compute.instances.create") == 1
@@ -85,7 +88,12 @@ async def test_create_an_instance_through_client_and_server_errors() -> None:
         assert values["tags"] == "web, staging" and values["image"] == "compute/debian12"
 
         form.set_value("label", "web-prod-9")
+        form.set_value("backups_enabled", True)
         await pilot.press("ctrl+s")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert "Backups add-on: $5.00/month" in confirm.price
+        assert "Total: $29.00/month" in confirm.price
+        await pilot.press("y")
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         created = stored(app, "web-prod-9")
@@ -183,6 +191,13 @@ async def test_resize_picks_a_type_with_its_specs() -> None:
         target = next(i for i, t in enumerate(texts) if t.startswith("std-4"))
         options.highlighted = target
         await pilot.press("ctrl+s")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        # web-prod-1 has backups: the add-on follows the type ($5 -> $10 a month).
+        assert "Backups add-on: $10.00/month" in confirm.price
+        assert "Old -> new: $29.00/month ($0.0397/hour) -> $58.00/month" in confirm.price
+        assert "Difference: +$29.00/month" in confirm.price
+        assert stored(app, "web-prod-1")["status"] != "resizing"  # type: ignore[index]
+        await pilot.press("y")
         await settle(pilot)
         assert not isinstance(app.screen, ResizeModal)
         assert stored(app, "web-prod-1")["status"] == "resizing"  # type: ignore[index]
