@@ -22,6 +22,7 @@ from tui.api.errors import CloudError
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
 from tui.resources.availability import UserContext, cautions, field_locks
+from tui.resources.expansions import with_expansions
 from tui.resources.forms import (
     ChoiceSource,
     display_value,
@@ -213,6 +214,10 @@ class ActionContext:
                 break
         return items[:MAX_CHOICES]
 
+    async def load_record(self, endpoint: str, params: Mapping[str, Any]) -> Any:
+        """One record by operation name (a deployment script chosen in a form)."""
+        return await self.session.client.call(endpoint, dict(params), model=dict)
+
     async def quote(self, body: Mapping[str, Any]) -> Quote | None:
         """What sending ``body`` will cost (None: the operation is not billed).
 
@@ -288,7 +293,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
     from screens.form import FormModal
 
     assert ctx.action.form is not None
-    form = with_pickers(form_for(ctx.action.form), ctx.params)
+    form = with_expansions(with_pickers(form_for(ctx.action.form), ctx.params))
     user = getattr(ctx.app, "user_context", None)
     for name, reason in field_locks(user or UserContext()).items():
         form = form.locking(name, reason)
@@ -310,6 +315,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         load_choices=ctx.load_choices,
         load_items=ctx.load_items,
         quote=ctx.quote,
+        load_record=ctx.load_record,
         name=ctx.label,
     )
     outcome = await ctx.app.push_screen_wait(modal)

@@ -30,8 +30,10 @@ from textual.widgets import Button, Select, Static
 
 from tui.api.errors import ApiError, CloudError
 from tui.refresh import describe_error
+from tui.resources.expansions import EXPANSIONS, expanded
 from tui.resources.forms import (
     ChoiceSource,
+    FormField,
     FormResult,
     FormSpec,
     build_body,
@@ -51,6 +53,9 @@ LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[s
 
 PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
 """What a body will cost (None: not billed); shown on the confirmation before sending."""
+
+LoadRecord = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
+"""Reads one record: ``(operation, path parameters) -> JSON`` (a chosen deployment script)."""
 
 LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
 """Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
@@ -204,6 +209,7 @@ class FormModal(RequestModal):
         load_choices: Loads choices of fields whose options come from the API.
         load_items: Loads the items behind choices that come with facts (choosers).
         quote: Prices a body: a billed request is confirmed with its price first.
+        load_record: Reads a chosen record whose fields add inputs (a script's UDFs).
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
     """
 
@@ -219,6 +225,7 @@ class FormModal(RequestModal):
         load_choices: LoadChoices | None = None,
         load_items: LoadItems | None = None,
         quote: PriceQuote | None = None,
+        load_record: LoadRecord | None = None,
         name: str = "",
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
@@ -230,6 +237,7 @@ class FormModal(RequestModal):
         self.load_choices = load_choices
         self.load_items = load_items
         self.quote = quote
+        self.load_record = load_record
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
@@ -268,18 +276,39 @@ class FormModal(RequestModal):
         )
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        # Choices that depend on this field (an instance's configs) follow it.
-        if self.load_choices is None or not hasattr(self, "_sources"):
-            return
         changed = next(
             (f.name for f in self.form.fields if event.select.id == self.model_form.id_of(f.name)),
             None,
         )
         if changed is None:
             return
+        if changed in EXPANSIONS and self.load_record is not None:
+            # A chosen script's own inputs replace the previous script's.
+            value = None if event.value is Select.NULL else event.value
+            self.run_worker(self._expand(changed, value), group=f"expand-{changed}", exclusive=True)
+        # Choices that depend on this field (an instance's configs) follow it.
+        if self.load_choices is None or not hasattr(self, "_sources"):
+            return
         for key, source in self._sources.items():
             if changed in source.depends_on:
                 self._reload(key)
+
+    async def _expand(self, name: str, value: Any) -> None:
+        assert self.load_record is not None
+        expansion = EXPANSIONS[name]
+        fields: tuple[FormField, ...] = ()
+        note = ""
+        if value is not None:
+            try:
+                record = await self.load_record(expansion.endpoint, {expansion.param: value})
+            except CloudError as error:
+                note = f"Its fields could not be loaded: {describe_error(error)}"
+            else:
+                fields = expansion.fields(record)
+                note = " ".join(expansion.problems(record))
+        self.form = expanded(self.form, name, expansion.prefix, fields)
+        await self.model_form.set_extra_fields(expansion.prefix, name, fields, self.form)
+        self.model_form.show_note(name, note)
 
     async def _load(self, names: list[str], source: ChoiceSource) -> None:
         assert self.load_choices is not None

@@ -111,6 +111,8 @@ class ModelForm(VerticalScroll):
         self._ids = {f.name: f"field-{i}" for i, f in enumerate(form.fields)}
         self._fallback: set[str] = set()
         """Choice fields whose choices could not be loaded: typed in a text input instead."""
+        self._extra = 0
+        """Sets of inputs added after composing (their ids stay unique across replacements)."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -196,6 +198,53 @@ class ModelForm(VerticalScroll):
                 # Focus must not select the text: the next key would replace what was typed.
                 select_on_focus=False,
             )
+
+    def _row_widget(self, f: FormField) -> Vertical:
+        """One row built outside ``compose`` (inputs added once the form is shown)."""
+        title = Text(f.title)
+        if f.required:
+            title.append(" *", style="bold")
+        if f.hint:
+            title.append(f"  ({f.hint})", style="dim")
+        line = Horizontal(Static(MARKER, classes="form-marker"), *self._inputs(f))
+        line.add_class("form-input")
+        children: list[Widget] = [Label(title, classes="form-label"), line]
+        if f.help:
+            children.append(Static(Text(f.help.replace("``", "")), classes="form-help"))
+        children.append(Static("", classes="form-error -hidden"))
+        return Vertical(*children, classes="form-row", id=f"row-{self._ids[f.name]}")
+
+    async def set_extra_fields(
+        self, prefix: str, after: str, fields: tuple[FormField, ...], form: FormSpec
+    ) -> None:
+        """Replace the inputs named ``prefix...`` with ``fields``, shown after input ``after``.
+
+        Args:
+            prefix: Name prefix of the inputs being replaced (a script's answers).
+            after: The input they follow (the script choice).
+            fields: The new inputs (their defaults prefilled).
+            form: The whole form with them (the screen's, so both agree).
+        """
+        for old in [f for f in self.form.fields if f.name.startswith(prefix)]:
+            await self.query_one(f"#row-{self._ids.pop(old.name)}").remove()
+        for header in self.query(".form-extra-group"):
+            if header.name == prefix:
+                await header.remove()
+        self.form = form
+        self._extra += 1
+        for index, f in enumerate(fields):
+            self._ids[f.name] = f"field-x{self._extra}-{index}"
+            if f.default is not None:
+                self._values.setdefault(f.name, f.default)
+        if not fields:
+            return
+        rows: list[Widget] = []
+        group = fields[0].group
+        if group:
+            header = Static(Text(group), classes="form-group form-extra-group", name=prefix)
+            rows.append(header)
+        rows.extend(self._row_widget(f) for f in fields)
+        await self.mount_all(rows, after=self.query_one(f"#row-{self._ids[after]}"))
 
     # -- reading and writing values ---------------------------------------------------------
 
@@ -308,6 +357,10 @@ class ModelForm(VerticalScroll):
         error.remove_class("-note")
         error.set_class(not message, "-hidden")
         row.set_class(bool(message), "-invalid")
+
+    def show_note(self, name: str, message: str) -> None:
+        """Show ``message`` under the input ``name`` as an error line ('' clears it)."""
+        self._show_error(name, message)
 
     def error_text(self, name: str) -> str:
         """The error shown beside ``name`` ('' when none)."""
