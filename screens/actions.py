@@ -224,7 +224,7 @@ class ActionContext:
         Prices come from the types listing (:mod:`tui.resources.price_rules`); when it cannot
         be loaded the quote says "price not given" rather than holding the request back.
         """
-        from tui.resources.price_rules import PRICE_RULES, quote_for
+        from tui.resources.price_rules import PRICE_RULES, TYPES_ENDPOINT, quote_for
         from tui.resources.pricing import types_by_id
 
         rule = PRICE_RULES.get(self.action.endpoint)
@@ -233,7 +233,7 @@ class ActionContext:
         types: dict[str, Mapping[str, Any]] = {}
         if rule.needs_types:
             try:
-                listing = await self.session.client.fetch_all("compute.types.list", {}, model=dict)
+                listing = await self.session.client.fetch_all(TYPES_ENDPOINT, {}, model=dict)
             except CloudError:
                 listing = []
             types = types_by_id(listing)

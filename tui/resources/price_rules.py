@@ -15,6 +15,9 @@ from typing import Any
 
 from tui.resources.pricing import Missing, Quote, QuoteLine, instance_quote, resize_quote
 
+TYPES_ENDPOINT = "compute.types.list"
+"""The listing every price comes from (instance types with their backups add-on)."""
+
 Types = Mapping[str, Mapping[str, Any]]
 """The types listing keyed by id."""
 
