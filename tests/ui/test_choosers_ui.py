@@ -139,3 +139,47 @@ async def test_choosing_another_script_replaces_the_fields() -> None:
         assert not model_form.query(SelectionList)
         await pilot.press("escape")
         await settle(pilot)
+
+
+async def test_a_many_of_field_is_a_multi_choice_sent_comma_separated() -> None:
+    from tui.simulator.handlers.deployscripts import new_script
+
+    app = make_app()
+    store = app.session.simulator.store
+    script = new_script(
+        store,
+        username=next(iter(store.table("users"))),
+        label="web modules",
+        images=["any/all"],
+        script='#!/bin/sh\n# <UDF name="modules" label="Modules" manyOf="ssl,rewrite,headers" '
+        'default="ssl" />\n',
+        now_iso="2026-01-01T00:00:00",
+    )
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        form: FormModal = await open_form(pilot, "instances")
+        model_form = form.model_form
+        await wait_until(pilot, lambda: loaded(model_form.widget_for("stackscript_id"), 1))
+        for name, value in {
+            "region": "us-east",
+            "type": "std-2",
+            "label": "mods-1",
+            "image": "compute/debian12",
+            "root_pass": "Another-long-secret-7",
+            "stackscript_id": script["id"],
+        }.items():
+            model_form.set_value(name, value)
+        await wait_until(pilot, lambda: model_form.form.field("stackscript_data.modules"))
+        modules = model_form.widget_for("stackscript_data.modules")
+        assert isinstance(modules, SelectionList)
+        assert list(modules.selected) == ["ssl"]  # the default, ticked
+        modules.focus()
+        await pilot.press("down", "space")  # tick "rewrite" from the keyboard
+        await pilot.pause()
+        assert model_form.values()["stackscript_data.modules"] == ["ssl", "rewrite"]
+        await pilot.press("ctrl+s")
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("y")
+        await settle(pilot)
+        created = next(r for r in store.rows("compute.instances") if r.get("label") == "mods-1")
+        assert created["_stackscript_data"] == {"modules": "ssl,rewrite"}
