@@ -67,8 +67,9 @@ def test_images_private_first_and_deprecated_or_eol_marked() -> None:
     assert [r.value for r in table.rows] == ["private/9", "compute/alpine", "compute/debian11"]
     assert table.titles[-1] == "Notes"
     notes = {r.value: r.cells[-1] for r in table.rows}
-    assert notes["compute/alpine"] == "EOL 2001-01-01"
+    assert notes["compute/alpine"] == "EOL 2001-01"
     assert notes["compute/debian11"].startswith("deprecated")
+    assert notes["private/9"] == ""
     assert table.rows[0].cells[1] == "[/bold]golden"  # kept literal
 
 
@@ -88,3 +89,13 @@ def test_regions_offer_only_what_is_being_created() -> None:
 def test_no_facts_is_one_column_of_option_texts() -> None:
     table = chooser_rows(None, [{"id": 1}], lambda i: (f"#{i['id']}", i["id"]))
     assert table.titles == ("Choice",) and table.rows[0].cells == ("#1",)
+
+
+def test_long_cells_are_cut_but_still_found() -> None:
+    from tui.resources.choosers import SCRIPT_FACTS
+
+    script = {"id": 7, "label": "lamp", "images": [f"compute/image-{n}" for n in range(6)]}
+    table = chooser_rows(SCRIPT_FACTS, [script], lambda i: (i["label"], i["id"]))
+    images = table.rows[0].cells[2]
+    assert len(images) == 30 and images.endswith("…")
+    assert filter_rows(table.rows, "image-5")

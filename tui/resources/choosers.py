@@ -96,6 +96,7 @@ def _capabilities(item: Mapping[str, Any]) -> str:
 
 
 def _image_marks(item: Mapping[str, Any]) -> str:
+    # Only what should stop a user: deprecated, or past its end of life.
     marks = []
     if item.get("deprecated"):
         marks.append("deprecated")
@@ -109,9 +110,7 @@ def _image_marks(item: Mapping[str, Any]) -> str:
             if ended.tzinfo is None:
                 ended = ended.replace(tzinfo=UTC)
             if ended <= datetime.now(UTC):
-                marks.append(f"EOL {eol[:10]}")
-            else:
-                marks.append(f"eol {eol[:10]}")
+                marks.append(f"EOL {eol[:7]}")
     return ", ".join(marks)
 
 
@@ -131,7 +130,7 @@ class FactColumn:
     Attributes:
         title: Heading.
         cell: The item's cell text.
-        width: Fixed width (None: as wide as the widest cell).
+        width: Widest cell; longer ones are cut with an ellipsis (None: no limit).
         right: Right-aligned (numbers, prices).
     """
 
@@ -229,16 +228,24 @@ def chooser_rows(
     rows = []
     for item in items:
         label, value = option(item)
-        cells = [c.cell(item) for c in columns]
+        full = [c.cell(item) for c in columns]
+        cells = [_fit(cell, c.width) for cell, c in zip(full, columns, strict=True)]
         grouped = facts.group(item) if facts.group else ""
         if facts.group is not None:
             cells.insert(0, grouped)
         if with_marks:
             assert marks is not None
             cells.append(marks(item))
-        search = " ".join([label, *cells]).lower()
+        search = " ".join([label, grouped, *full, cells[-1] if with_marks else ""]).lower()
         rows.append(ChooserRow(value, label, tuple(cells), grouped, search))
     return ChooserTable(tuple(titles), tuple(right), tuple(rows))
+
+
+def _fit(cell: str, width: int | None) -> str:
+    """``cell`` cut to ``width`` columns with an ellipsis (the filter still sees all of it)."""
+    if width is None or len(cell) <= width:
+        return cell
+    return cell[: max(width - 1, 0)] + "…"
 
 
 def filter_rows(rows: Sequence[ChooserRow], query: str) -> list[ChooserRow]:
@@ -340,7 +347,7 @@ KERNEL_FACTS = Facts(
 SCRIPT_FACTS = Facts(
     columns=(
         FactColumn("Script", text("label")),
-        FactColumn("Images", text("images")),
+        FactColumn("Images", text("images"), width=30),
         FactColumn("Owner", text("username")),
         FactColumn("Id", text("id"), right=True),
     ),
