@@ -15,7 +15,7 @@ instances, volumes, disks and configuration profiles.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -239,6 +239,20 @@ def chooser_rows(
         search = " ".join([label, grouped, *full, cells[-1] if with_marks else ""]).lower()
         rows.append(ChooserRow(value, label, tuple(cells), grouped, search))
     return ChooserTable(tuple(titles), tuple(right), tuple(rows))
+
+
+def mark_row(table: ChooserTable, value: Any, suffix: str = " *") -> ChooserTable:
+    """``table`` with ``suffix`` after the first fact of the row of ``value`` (the current one)."""
+    column = 1 if table.titles[:1] == ("",) else 0
+    rows = tuple(
+        replace(
+            row, cells=(*row.cells[:column], row.cells[column] + suffix, *row.cells[column + 1 :])
+        )
+        if row.value == value and len(row.cells) > column
+        else row
+        for row in table.rows
+    )
+    return replace(table, rows=rows)
 
 
 def _fit(cell: str, width: int | None) -> str:
