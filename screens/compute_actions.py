@@ -71,12 +71,14 @@ class ResizeModal(RequestModal):
         yield Static(current, id="resize-current")
         yield ChooserPanel(keys_hint="enter resize", id="resize-types")
         # Compact: on a 24-line terminal every line saved is another type in the list.
-        yield Tick("resize the disks automatically (recommended)", True, id="resize-auto")
+        yield Tick(
+            "resize disks automatically (else larger disks are refused)",
+            True,
+            id="resize-auto",
+        )
+        # One line: at 24 rows each line saved shows another type.
         yield Static(
-            Text(
-                "The instance shuts down, moves to the new type (billed from then on) and boots "
-                "again. More disk than the type allows is refused unless resized automatically."
-            ),
+            Text("Shuts down, moves to the new type (billed from then on) and boots again."),
             id="resize-note",
         )
 

@@ -48,9 +48,16 @@ class ChooserPanel(Vertical):
 
     DEFAULT_CSS = """
     ChooserPanel { height: 1fr; }
-    ChooserPanel #chooser-filter { height: 1; background: $boost; margin-bottom: 1; }
+    ChooserPanel #chooser-filter { height: 1; background: $boost; }
     ChooserPanel DataTable { height: 1fr; }
     ChooserPanel #chooser-hint { color: $text-muted; height: 1; }
+    /* The table never has the focus (typing filters), yet its highlight is what enter picks:
+       drawn as a focused cursor (reverse video under NO_COLOR: see app.tcss). */
+    ChooserPanel DataTable > .datatable--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: bold;
+    }
     """
 
     class Picked(Message):
