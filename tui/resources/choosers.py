@@ -214,30 +214,27 @@ def chooser_rows(
         return ChooserTable(("Choice",), (False,), tuple(rows))
     if facts.order is not None:
         items.sort(key=facts.order)
-    columns = [c for c in facts.columns if any(c.cell(i) for i in items)] or list(facts.columns)
-    marks = facts.marks
-    with_marks = marks is not None and any(marks(i) for i in items)
-    titles = [c.title for c in columns]
-    right = [c.right for c in columns]
-    if facts.group is not None:
-        titles.insert(0, "")
-        right.insert(0, False)
-    if with_marks:
-        titles.append("Notes")
-        right.append(False)
+    # Every cell once (a column no item fills is then left out): one pass over the items.
+    every = [[c.cell(item) for c in facts.columns] for item in items]
+    notes = [facts.marks(item) for item in items] if facts.marks is not None else []
+    kept = [k for k in range(len(facts.columns)) if any(cells[k] for cells in every)]
+    kept = kept or list(range(len(facts.columns)))
+    columns = [facts.columns[k] for k in kept]
+    with_marks = any(notes)
+    grouped = facts.group is not None
+    titles = [""] * grouped + [c.title for c in columns] + ["Notes"] * with_marks
+    right = [False] * grouped + [c.right for c in columns] + [False] * with_marks
     rows = []
-    for item in items:
+    for index, item in enumerate(items):
         label, value = option(item)
-        full = [c.cell(item) for c in columns]
-        cells = [_fit(cell, c.width) for cell, c in zip(full, columns, strict=True)]
-        grouped = facts.group(item) if facts.group else ""
-        if facts.group is not None:
-            cells.insert(0, grouped)
-        if with_marks:
-            assert marks is not None
-            cells.append(marks(item))
-        search = " ".join([label, grouped, *full, cells[-1] if with_marks else ""]).lower()
-        rows.append(ChooserRow(value, label, tuple(cells), grouped, search))
+        full = [every[index][k] for k in kept]
+        group = facts.group(item) if facts.group is not None else ""
+        note = notes[index] if with_marks else ""
+        cells = [group] * grouped
+        cells += [_fit(cell, c.width) for cell, c in zip(full, columns, strict=True)]
+        cells += [note] * with_marks
+        search = " ".join([label, group, *full, note]).lower()
+        rows.append(ChooserRow(value, label, tuple(cells), group, search))
     return ChooserTable(tuple(titles), tuple(right), tuple(rows))
 
 
