@@ -16,6 +16,7 @@ Bindings:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -238,6 +239,11 @@ class FormModal(RequestModal):
         self.load_items = load_items
         self.quote = quote
         self.load_record = load_record
+        self._expand_to: dict[str, Any] = {}
+        """Field -> the choice whose inputs should be shown (the latest one)."""
+        self._expanded: dict[str, Any] = {}
+        """Field -> the choice whose inputs are shown."""
+        self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
@@ -284,8 +290,10 @@ class FormModal(RequestModal):
             return
         if changed in EXPANSIONS and self.load_record is not None:
             # A chosen script's own inputs replace the previous script's.
-            value = None if event.value is Select.NULL else event.value
-            self.run_worker(self._expand(changed, value), group=f"expand-{changed}", exclusive=True)
+            self._expand_to[changed] = None if event.value is Select.NULL else event.value
+            # Not exclusive: cancelling a worker halfway through replacing rows would leave the
+            # inputs and the form apart. Runs queue on a lock and each applies the latest choice.
+            self.run_worker(self._expand(changed), group=f"expand-{changed}")
         # Choices that depend on this field (an instance's configs) follow it.
         if self.load_choices is None or not hasattr(self, "_sources"):
             return
@@ -293,7 +301,15 @@ class FormModal(RequestModal):
             if changed in source.depends_on:
                 self._reload(key)
 
-    async def _expand(self, name: str, value: Any) -> None:
+    async def _expand(self, name: str) -> None:
+        async with self._expand_lock:
+            value = self._expand_to.get(name)
+            if name in self._expanded and self._expanded[name] == value:
+                return  # an earlier run already applied this choice
+            await self._apply_expansion(name, value)
+            self._expanded[name] = value
+
+    async def _apply_expansion(self, name: str, value: Any) -> None:
         assert self.load_record is not None
         expansion = EXPANSIONS[name]
         fields: tuple[FormField, ...] = ()
