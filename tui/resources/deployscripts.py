@@ -36,6 +36,7 @@ SCRIPTS = ResourceSpec(
                 FieldSpec("updated", "Updated", "datetime"),
             ),
         ),
+        Section("Fields", (FieldSpec("script", "Asks for", "udf"),)),
         Section("Content", (FieldSpec("script", "Script", "block"),)),
     ),
     actions=(

@@ -25,10 +25,12 @@ ValueKind = Literal[
     "secret",
     "series",
     "block",
+    "udf",
 ]
 """How a value is formatted: ``mb``/``gb`` are sizes in those units, ``bytes`` raw bytes,
 ``series`` a list of ``{x, y}`` points (shown as a count and the latest value), ``block``
-preformatted text kept line by line (a script, a zone file's lines)."""
+preformatted text kept line by line (a script, a zone file's lines), ``udf`` a deployment
+script's text read for its user-defined fields (one line each)."""
 
 
 class _IsSet:
