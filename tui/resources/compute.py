@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tui.resources.handoffs import SSH, SSH_CHOOSE
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 
 INSTANCE_TRANSITIONAL = frozenset(
@@ -172,6 +173,8 @@ INSTANCES = ResourceSpec(
             grant="none",
             description="CPU, I/O and network graphs",
         ),
+        SSH,
+        SSH_CHOOSE,
     ),
     transitional=INSTANCE_TRANSITIONAL,
     copy_fields=("ipv4.0", "ipv6", "id"),

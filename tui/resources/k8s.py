@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tui.resources.handoffs import K9S
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 
 K8S_TRANSITIONAL = frozenset({"not_ready", "not ready", "provisioning", "recycling", "deleting"})
@@ -257,6 +258,7 @@ CLUSTERS = ResourceSpec(
             confirm="typed",
             description="Delete the cluster, its nodes and balancers (volumes are kept)",
         ),
+        K9S,
     ),
     transitional=K8S_TRANSITIONAL,
     copy_fields=("id",),

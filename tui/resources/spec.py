@@ -132,6 +132,10 @@ class Action:
         owner_only: Only the item's owner (``ResourceSpec.owner_field``) may run it.
         prefill: Form field -> item field, prefilled in a form that is not an edit (a
             pre-signed URL's object name).
+        handoff: Program the action hands the terminal to (``ssh``, ``k9s``, ``mysql``,
+            ``mongosh``; see ``tui.handoff``); such actions use ``screen="handoff"``.
+        fetch: Answers a hand-off needs first: name -> registry name of an operation called
+            with the item's parameters (``{"credentials": "databases.mysql.credentials.view"}``).
     """
 
     id: str
@@ -150,6 +154,8 @@ class Action:
     caution_when: tuple[tuple[str, Any, str], ...] = ()
     owner_only: bool = False
     prefill: Mapping[str, str] = field(default_factory=dict)
+    handoff: str | None = None
+    fetch: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
