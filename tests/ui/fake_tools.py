@@ -39,14 +39,24 @@ sys.exit({status})
 """
 
 EDIT = r"""
-if {replacement!r} is not None:
-    with open(sys.argv[-1], "w", encoding="utf-8") as fh:
-        fh.write({replacement!r})
+with open(sys.argv[-1], encoding="utf-8") as fh:
+    text = fh.read()
+for old, new in {edits!r}:
+    if old not in text:
+        sys.exit("fake editor: " + repr(old) + " not in the file")
+    text = text.replace(old, new, 1)
+with open(sys.argv[-1], "w", encoding="utf-8") as fh:
+    fh.write(text)
 """
 
 
 def make_fake(
-    bin_dir: Path, name: str, log_dir: Path, *, status: int = 0, replacement: str | None = None
+    bin_dir: Path,
+    name: str,
+    log_dir: Path,
+    *,
+    status: int = 0,
+    edits: list[tuple[str, str]] | None = None,
 ) -> Path:
     """Write an executable ``bin_dir/name`` that records to ``log_dir/name.json``.
 
@@ -55,12 +65,13 @@ def make_fake(
         name: Program name (``ssh``, ``k9s`` ...).
         log_dir: Where the record goes.
         status: Exit status.
-        replacement: For a fake editor: text written over its last argument (the file).
+        edits: For a fake editor: ``(old, new)`` replacements made in its last argument (the
+            file); a missing ``old`` makes it fail.
     """
     bin_dir.mkdir(parents=True, exist_ok=True)
     log_dir.mkdir(parents=True, exist_ok=True)
     log = str(log_dir / f"{name}.json")
-    edit = EDIT.format(replacement=replacement) if replacement is not None else ""
+    edit = EDIT.format(edits=edits) if edits is not None else ""
     path = bin_dir / name
     path.write_text(FAKE.format(python=sys.executable, log=log, edit=edit, status=status))
     path.chmod(0o755)
