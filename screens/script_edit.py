@@ -23,6 +23,8 @@ from tui.refresh import describe_error
 if TYPE_CHECKING:
     from screens.actions import ActionContext
 
+ENDPOINTS: tuple[str, ...] = ("deployscripts.view",)
+
 
 def script_problem(text: str) -> str | None:
     """Why the API would refuse ``text`` as a script, or None."""
@@ -54,7 +56,8 @@ async def _again(ctx: ActionContext, title: str, reason: str) -> bool:
     modal = ConfirmModal(
         title, f"{reason}. Edit it again? (No drops the changes.)", "", confirm_label="Edit again"
     )
-    return bool(await ctx.app.push_screen_wait(modal))
+    answer: bool = await ctx.app.push_screen_wait(modal)
+    return bool(answer)
 
 
 async def edit_script(ctx: ActionContext) -> bool:

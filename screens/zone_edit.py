@@ -38,6 +38,10 @@ from tui.zone_text import render_zone_text
 if TYPE_CHECKING:
     from screens.actions import ActionContext
 
+ENDPOINTS: tuple[str, ...] = ("domains.records.list",)
+"""Operations called by name here (the plan's create, update and delete are the Records tab's
+actions' operations)."""
+
 Apply = Callable[[Change], Awaitable[str | None]]
 """Sends one change; returns None when it succeeded, else the API's reason."""
 

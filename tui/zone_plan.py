@@ -146,7 +146,9 @@ def plan_from_lines(
     """The plan of parsed lines against the zone's current records."""
     current = {int(r["id"]): r for r in records if r.get("id") is not None}
     plan = ZonePlan(errors=list(errors))
-    claimed: set[int] = {e.record_id for e in errors if e.record_id in current}  # type: ignore[misc]
+    claimed: set[int] = {
+        e.record_id for e in errors if e.record_id is not None and e.record_id in current
+    }
     creates: list[ParsedLine] = []
     updates: list[Change] = []
     for line in lines:
