@@ -82,6 +82,15 @@ class HandoffOutcome:
     text: str | None = None
 
 
+def _banner(launch: Launch, notice: str, hint: str) -> None:
+    """What the terminal shows above the program: what runs, and how to come back."""
+    print(f"[cloudtui] {notice or launch.title}")
+    if hint:
+        print(f"[cloudtui] {hint}")
+    leave = "type exit" if notice else "leave it"
+    print(f"[cloudtui] {leave} to come back to cloudtui.", flush=True)
+
+
 def _suspension(app: App[Any]) -> tuple[AbstractContextManager[Any], Runner]:
     runner: Runner | None = getattr(app, "handoff_runner", None)
     if app.is_headless:
@@ -108,7 +117,7 @@ def hand_off(app: App[Any], launch: Launch, read_back: str | None = None) -> Han
             suspension, runner = _suspension(app)
             with suspension:
                 if not app.is_headless:
-                    print(f"[cloudtui] {launch.title} — leave it to come back to cloudtui.")
+                    _banner(launch, prep.notice, prep.hint)
                 status = runner(prep.argv, prep.env)
             text = None
             if read_back is not None:

@@ -110,6 +110,8 @@ class ZonePlanModal(ModalScreen[str]):
             return f"Zone {self.domain}: {self.applied} applied{failed}"
         if self.state == "applying":
             return f"Zone {self.domain}: applying {self.plan.counts()}…"
+        if self.plan.empty:
+            return f"Zone {self.domain}: nothing to apply"
         return f"Apply to zone {self.domain}? {self.plan.counts()}"
 
     def _hint(self) -> str:

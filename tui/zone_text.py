@@ -137,12 +137,15 @@ def render_zone_text(domain: str, records: Iterable[Mapping[str, Any]]) -> str:
     ordered = sorted(records, key=_order)
     width = min(max([len(owner_of(r)) for r in ordered] + [8]), 24)
     lines = [
-        f"; Records of {domain}. Save and quit to see the plan; nothing is sent before you",
-        "; confirm it. Change a line to update its record (keep its '; id' comment), delete a",
+        f"; Records of {domain} as a zone file. Save and quit to see the plan;",
+        "; nothing is sent before you confirm it.",
+        "; Change a line to update its record (keep its '; id' comment), delete a",
         "; line to delete the record, add lines without an id to create records.",
-        "; NAME [TTL] [IN] TYPE DATA  - @ is the domain itself; a name without a final period",
-        "; is relative to it; no TTL: the zone default (new records) or unchanged (existing).",
-        f"; Types: {' '.join(TYPES)}. The SOA and the service's NS records are not listed.",
+        "; NAME [TTL] [IN] TYPE DATA. @ is the domain itself; a name without a",
+        "; final period is relative to it. Without a TTL: the zone default (new",
+        "; records) or unchanged (existing ones).",
+        f"; Types: {' '.join(TYPES)}.",
+        "; The SOA and the service's own NS records are not listed.",
         f"$ORIGIN {_absolute(domain)}",
     ]
     for record in ordered:

@@ -78,6 +78,8 @@ class Launch:
         env: Environment variables to set (templates; never a secret).
         fallback: Argument templates run when the command's program is missing (empty: none).
         keep_env: Run with the caller's environment (minus the API token) plus ``env``.
+        hint: A line printed in the terminal before the program starts (where the fallback
+            shell's KUBECONFIG points), filled like the command.
         names: Placeholder -> file name, for files whose name matters (an editor picks the
             syntax from ``script.sh``); default: the placeholder itself.
     """
@@ -92,6 +94,7 @@ class Launch:
     fallback: tuple[str, ...] = ()
     keep_env: bool = True
     names: Mapping[str, str] = field(default_factory=dict)
+    hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class Prepared:
         files: Placeholder -> path of each file written.
         fallback: True when the fallback runs because the command's program is missing.
         notice: What to tell the user about that (names the missing program), else "".
+        hint: The launch's hint, filled in.
     """
 
     argv: list[str]
@@ -111,6 +115,7 @@ class Prepared:
     files: dict[str, str]
     fallback: bool = False
     notice: str = ""
+    hint: str = ""
 
 
 def program_source(program: str) -> str | None:
@@ -220,6 +225,7 @@ def prepared(
         argv = expand(tuple(templates), values, launch.options, launch.config)
         for key, template in launch.env.items():
             env[key] = fill(template, values, launch.config)
-        yield Prepared(argv, env, paths, fallback=bool(notice), notice=notice)
+        hint = fill(launch.hint, values, launch.config) if launch.hint else ""
+        yield Prepared(argv, env, paths, fallback=bool(notice), notice=notice, hint=hint)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

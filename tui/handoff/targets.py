@@ -96,6 +96,7 @@ def k9s_launch(cluster: Mapping[str, Any], kubeconfig: str, cfg: K9sHandoff) -> 
         options=tuple(cfg.options),
         env={"KUBECONFIG": "{kubeconfig}"},
         fallback=tuple(cfg.fallback),
+        hint="KUBECONFIG={kubeconfig} (kubectl uses it)",
     )
 
 
