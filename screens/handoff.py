@@ -5,8 +5,8 @@ found, secret files written 0600 in a private folder), suspends the app (``App.s
 the program in the terminal, and resumes: Textual redraws the same screen with its state, and
 the secret files are removed whatever happened. A headless app (the pilot) cannot suspend: the
 program then runs with no terminal (stdin closed, output captured), which is how tests drive the
-whole path with fake programs. ``app.handoff_runner`` (argv, env -> exit status) replaces the
-runner when set.
+whole path with fake programs: they set ``app.handoff_runner`` (argv, env -> exit status) to
+:func:`captured_runner`; a headless app without a runner refuses (no program runs blind).
 
 :func:`run_handoff` is the flow of every spec action with ``screen="handoff"``: the action's
 data says which program (``Action.handoff``) and what to fetch first (``Action.fetch``).
@@ -94,7 +94,10 @@ def _banner(launch: Launch, notice: str, hint: str) -> None:
 def _suspension(app: App[Any]) -> tuple[AbstractContextManager[Any], Runner]:
     runner: Runner | None = getattr(app, "handoff_runner", None)
     if app.is_headless:
-        return nullcontext(), runner or captured_runner
+        if runner is None:
+            # No terminal to give: a real ssh or editor would run blind (and block the tests).
+            raise HandoffError("there is no terminal to hand over (headless app)")
+        return nullcontext(), runner
     return app.suspend(), runner or terminal_runner
 
 
@@ -111,10 +114,10 @@ def hand_off(app: App[Any], launch: Launch, read_back: str | None = None) -> Han
         The outcome, or None when the program could not be started (the user was told why).
     """
     try:
+        suspension, runner = _suspension(app)
         with prepared(launch) as prep:
             if prep.notice:
                 app.notify(prep.notice, title=launch.title, severity="warning", markup=False)
-            suspension, runner = _suspension(app)
             with suspension:
                 if not app.is_headless:
                     _banner(launch, prep.notice, prep.hint)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from screens.confirm import ConfirmModal
+from screens.handoff import captured_runner
 from screens.zone_edit import ZonePlanModal
 from tests.ui.fake_tools import make_fake, record
 from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
@@ -54,6 +55,7 @@ async def test_zone_edit_shows_a_plan_and_applies_it_record_by_record(
 ) -> None:
     bin_dir, log_dir = editor
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         before = await records(app)
@@ -114,6 +116,7 @@ async def test_zone_edit_again_keeps_the_text_and_only_what_failed_is_left(
 ) -> None:
     bin_dir, log_dir = editor
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         make_fake(
@@ -145,6 +148,7 @@ async def test_script_text_is_edited_validated_confirmed_and_saved(
     bin_dir, log_dir = editor
     make_fake(bin_dir, "fake-editor", log_dir, edits=[("systemctl restart ssh\n", "reboot\n")])
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "deployscripts")
@@ -170,6 +174,7 @@ async def test_an_invalid_script_is_refused_before_sending_and_can_be_edited_aga
     bin_dir, log_dir = editor
     make_fake(bin_dir, "fake-editor", log_dir, edits=[("#!/bin/bash\n", "")])
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "deployscripts")

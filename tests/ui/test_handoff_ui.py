@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from screens.handoff import AddressModal
+from screens.handoff import AddressModal, captured_runner
 from tests.ui.fake_tools import make_fake, record
 from tests.ui.helpers import make_app, open_area, settle, wait_for_screen
 from tests.ui.test_resource_detail import open_item
@@ -48,6 +48,7 @@ async def test_ssh_goes_to_the_public_ipv4_as_root_and_comes_back_to_the_list(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "ssh", log_dir)
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "instances")
@@ -72,6 +73,7 @@ async def test_ssh_user_port_options_come_from_the_config_and_h_shift_asks_which
     make_fake(bin_dir, "ssh", log_dir)
     ssh = SshHandoff(user="deploy", port=2222, options=["-o", "ServerAliveInterval=30"])
     app = make_app(demo_session(handoff=HandoffSettings(ssh=ssh)))
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "instances")
@@ -87,6 +89,7 @@ async def test_ssh_user_port_options_come_from_the_config_and_h_shift_asks_which
 
 async def test_a_missing_ssh_is_named_with_its_debian_package(fakes: tuple[Path, Path]) -> None:
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "instances")
@@ -105,6 +108,7 @@ async def test_k9s_runs_with_kubeconfig_saved_privately(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "k9s", log_dir)
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "k8s")
@@ -125,6 +129,7 @@ async def test_without_k9s_a_shell_runs_with_kubeconfig_and_the_user_is_told(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "fake-shell", log_dir)
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "k8s")
@@ -166,6 +171,7 @@ async def test_mysql_gets_the_password_from_a_private_option_file_removed_afterw
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "mysql", log_dir)
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         seen = await _database_client(pilot, "4100", "mysql", log_dir)
@@ -187,6 +193,7 @@ async def test_mongosh_connects_through_a_private_script_with_the_ca_certificate
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "mongosh", log_dir)
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         seen = await _database_client(pilot, "4101", "mongosh", log_dir)
@@ -208,6 +215,7 @@ async def test_files_are_removed_when_the_client_fails(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "mysql", log_dir, status=1)
     app = make_app()
+    app.handoff_runner = captured_runner
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await open_item(pilot, "databases", "4100")
@@ -217,3 +225,18 @@ async def test_files_are_removed_when_the_client_fails(
         assert any("exited with status 1" in m for m in messages)
     assert record(log_dir, "mysql")["files"]
     assert leftovers(tmp_path) == []
+
+
+async def test_a_headless_app_without_a_runner_runs_nothing(fakes: tuple[Path, Path]) -> None:
+    bin_dir, log_dir = fakes
+    make_fake(bin_dir, "ssh", log_dir)
+    app = make_app()  # no handoff_runner: there is no terminal to give away
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        assert pane.table.move_cursor("51201")
+        await pilot.press("h")
+        await settle(pilot)
+        messages = [str(n.message) for n in app._notifications]
+        assert any("no terminal to hand over" in m for m in messages)
+    assert not (log_dir / "ssh.json").exists()
