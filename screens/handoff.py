@@ -14,10 +14,11 @@ data says which program (``Action.handoff``) and what to fetch first (``Action.f
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, nullcontext, suppress
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -52,13 +53,34 @@ Runner = Callable[[list[str], dict[str, str]], int]
 """Runs a program (argv, environment) to its end and returns its exit status."""
 
 
+@contextmanager
+def _keyboard_signals_to_the_program() -> Iterator[None]:
+    """Ctrl+C and Ctrl+\\ reach the whole foreground group: let them stop the program only.
+
+    A handler that does nothing (not SIG_IGN, which a child would inherit) keeps cloudtui
+    running; the program gets the default behaviour back when it starts.
+    """
+    previous: dict[signal.Signals, Any] = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGQUIT):
+            previous[sig] = signal.signal(sig, lambda _signum, _frame: None)
+    except ValueError:  # not the main thread: leave the signals alone
+        pass
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def terminal_runner(argv: list[str], env: dict[str, str]) -> int:
     """Run in the terminal the app gave up; on failure, wait for enter so the output is read."""
-    status = subprocess.run(argv, env=env, check=False).returncode
-    if status != 0:
-        print(f"\n[cloudtui] {argv[0]} exited with status {status}. Press enter to return.")
-        with suppress(OSError, ValueError):
-            sys.stdin.readline()
+    with _keyboard_signals_to_the_program():
+        status = subprocess.run(argv, env=env, check=False).returncode
+        if status != 0:
+            print(f"\n[cloudtui] {argv[0]} exited with status {status}. Press enter to return.")
+            with suppress(OSError, ValueError):
+                sys.stdin.readline()
     return status
 
 

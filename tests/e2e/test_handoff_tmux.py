@@ -89,3 +89,19 @@ def test_ssh_hand_off_suspends_and_resumes_on_the_same_list(
     term.wait_for("FAKE SSH -p 22 root@192.0.2.2")
     term.keys("Enter")
     term.wait_for("db-primary")
+
+
+def test_ctrl_c_stops_the_program_and_not_the_app(terminal: tuple[Terminal, Path]) -> None:
+    term, _log = terminal
+    term.wait_for("db-primary")
+    term.keys("h")
+    term.wait_for("FAKE SSH")
+    term.keys("C-c")  # SIGINT to the foreground group: the fake dies, cloudtui must not
+    term.wait_for("Press enter to return")
+    term.keys("Enter")
+    screen = term.wait_for("db-primary")
+    assert "Instances" in screen
+    term.keys("h")  # the app still answers keys
+    term.wait_for("FAKE SSH")
+    term.keys("Enter")
+    term.wait_for("db-primary")
