@@ -289,6 +289,21 @@ BUILDERS = {"ssh": _ssh, "ssh_choose": _ssh, "k9s": _k9s, "mysql": _mysql, "mong
 """``Action.handoff`` -> what builds its launch from the item and the fetched answers."""
 
 
+async def _engine_client(ctx: ActionContext) -> bool:
+    """A database row of the all-engines list: the client action of its engine's spec."""
+    from screens.actions import ActionContext as Context
+    from tui.resources.areas import SPECS
+
+    engine = str((ctx.item or {}).get("engine") or "")
+    spec = SPECS.get(f"databases.{engine}")
+    action = spec.action(f"databases.{engine}.client") if spec else None
+    if spec is None or action is None or ctx.item is None:
+        ctx.app.notify(f"No client for the engine {engine!r}.", severity="error", markup=False)
+        return False
+    params = spec.params_for(ctx.item)
+    return await run_handoff(Context(ctx.host, spec, action, ctx.item, params))
+
+
 async def run_handoff(ctx: ActionContext) -> bool:
     """The flow of a hand-off action: fetch what it needs, run the program, come back.
 
@@ -296,6 +311,8 @@ async def run_handoff(ctx: ActionContext) -> bool:
         True when the program ran (the screen refreshes: the user may have changed things).
     """
     kind = ctx.action.handoff or ""
+    if kind == "database":
+        return await _engine_client(ctx)
     build = BUILDERS.get(kind)
     if build is None:
         ctx.app.notify(f"Unknown hand-off {kind!r}.", severity="error", markup=False)

@@ -240,3 +240,24 @@ async def test_a_headless_app_without_a_runner_runs_nothing(fakes: tuple[Path, P
         messages = [str(n.message) for n in app._notifications]
         assert any("no terminal to hand over" in m for m in messages)
     assert not (log_dir / "ssh.json").exists()
+
+
+async def test_h_on_the_list_of_all_databases_runs_the_rows_engine_client(
+    fakes: tuple[Path, Path], tmp_path: Path
+) -> None:
+    bin_dir, log_dir = fakes
+    make_fake(bin_dir, "mongosh", log_dir)
+    make_fake(bin_dir, "mysql", log_dir)
+    app = make_app()
+    app.handoff_runner = captured_runner
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "databases")
+        assert pane.spec.id == "databases"
+        assert pane.table.move_cursor("4101")  # MongoDB
+        await pilot.press("h")
+        await settle(pilot)
+        assert record(log_dir, "mongosh")["argv"][1:3] == ["--nodb", "--shell"]
+        assert not (log_dir / "mysql.json").exists()
+        assert pane.current_item["id"] == 4101
+    assert leftovers(tmp_path) == []

@@ -66,3 +66,18 @@ def database_client(engine: str) -> Action:
         allowed_statuses=("active",),
         description=f"Connect with {client} (password in a 0600 file, removed afterwards)",
     )
+
+
+ANY_DATABASE_CLIENT = Action(
+    "databases.client",
+    "client",
+    "databases.instances.list",
+    key=HANDOFF_KEY,
+    screen="handoff",
+    handoff="database",
+    grant="none",
+    allowed_statuses=("active",),
+    description="Connect with the engine's client: mysql or mongosh (as on the database itself)",
+)
+"""On the list of every engine: runs the ``databases.<engine>.client`` action of the row's
+engine (its spec has the item's path parameters and what to fetch)."""
