@@ -60,6 +60,29 @@ async def _again(ctx: ActionContext, title: str, reason: str) -> bool:
     return bool(answer)
 
 
+def script_diff(old: str, new: str) -> str:
+    """The change as a unified diff (one line of context), for the confirmation."""
+    lines = difflib.unified_diff(
+        old.splitlines(), new.splitlines(), "before", "after", lineterm="", n=1
+    )
+    return "\n".join(list(lines)[2:])  # without the ---/+++ header
+
+
+async def _confirm(ctx: ActionContext, old: str, new: str) -> bool:
+    """One confirmation showing the request line and the diff (secrets in scripts stay local
+    to this dialog; nothing is logged)."""
+    from screens.confirm import ConfirmModal
+
+    modal = ConfirmModal(
+        f"{ctx.title}?",
+        f"Replace the script ({change_summary(old, new)}).",
+        f'{ctx.endpoint.method} {ctx.path()}  {{"script": …}}\n{script_diff(old, new)}',
+        confirm_label="Save script",
+    )
+    answer: bool = await ctx.app.push_screen_wait(modal)
+    return bool(answer)
+
+
 async def edit_script(ctx: ActionContext) -> bool:
     """The flow of ``E`` on a deployment script.
 
@@ -87,8 +110,7 @@ async def edit_script(ctx: ActionContext) -> bool:
             if await _again(ctx, f"{ctx.title}: not valid", problem[:1].upper() + problem[1:]):
                 continue
             return False
-        message = f"Replace the script ({change_summary(original, edited)})."
-        if not await ctx.confirm({"script": edited}, message=message):
+        if not await _confirm(ctx, original, edited):
             return False
         try:
             await ctx.call({"script": edited})

@@ -156,6 +156,7 @@ async def test_script_text_is_edited_validated_confirmed_and_saved(
         await pilot.press("E")
         confirm = await wait_for_screen(pilot, ConfirmModal)
         assert "1 line(s) added, 1 removed" in confirm.message
+        assert "-systemctl restart ssh\n+reboot" in confirm.preview
         (given,) = record(log_dir, "fake-editor")["files"].values()
         assert given["mode"] == 0o600 and given["text"].startswith("#!/bin/bash")
         assert leftovers(tmp_path) == []
