@@ -162,7 +162,7 @@ DOMAINS = ResourceSpec(
         Action(
             "domains.zone_edit",
             "Edit as zone file",
-            "domains.records.list",
+            "domains.records.create",  # a change: read-only modes and grants treat it as one
             key="E",
             screen="domains.zone_edit",
             refuse_when=(("type", "slave", "a slave zone's records come from its masters"),),
