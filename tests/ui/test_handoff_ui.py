@@ -54,6 +54,8 @@ async def test_ssh_goes_to_the_public_ipv4_as_root_and_comes_back_to_the_list(
         pane = await open_area(pilot, "instances")
         assert pane.table.move_cursor("51201")
         screen = app.screen
+        log = app.session.simulator.request_log
+        listed = log.count("compute.instances.list")
         await pilot.press("h")
         await settle(pilot)
         seen = record(log_dir, "ssh")
@@ -61,6 +63,7 @@ async def test_ssh_goes_to_the_public_ipv4_as_root_and_comes_back_to_the_list(
         assert "CLOUDTUI_TOKEN" not in seen["env"]
         assert app.screen is screen and pane.current_item["id"] == 51201
         assert pane.table.has_focus
+        assert log.count("compute.instances.list") > listed  # refreshed after coming back
 
 
 async def test_ssh_user_port_options_come_from_the_config_and_h_shift_asks_which_address(
@@ -83,6 +86,7 @@ async def test_ssh_user_port_options_come_from_the_config_and_h_shift_asks_which
         assert [a for _k, a in modal.choices][:2] == ["192.0.2.2", "192.168.128.2"]
         await pilot.press("down", "enter")  # the private address
         await settle(pilot)
+        assert not isinstance(app.screen, AddressModal)
         argv = record(log_dir, "ssh")["argv"][1:]
         assert argv == ["-p", "2222", "-o", "ServerAliveInterval=30", "deploy@192.168.128.2"]
 
@@ -113,8 +117,10 @@ async def test_k9s_runs_with_kubeconfig_saved_privately(
         await settle(pilot)
         pane = await open_area(pilot, "k8s")
         assert pane.table.move_cursor("9100")
+        screen = app.screen
         await pilot.press("h")
         await settle(pilot)
+        assert app.screen is screen and pane.current_item["id"] == 9100
         seen = record(log_dir, "k9s")
         saved = tmp_path / "home" / ".kube" / "cloudtui-shop-prod.yaml"
         assert seen["env"]["KUBECONFIG"] == str(saved)
@@ -261,3 +267,21 @@ async def test_h_on_the_list_of_all_databases_runs_the_rows_engine_client(
         assert not (log_dir / "mysql.json").exists()
         assert pane.current_item["id"] == 4101
     assert leftovers(tmp_path) == []
+
+
+async def test_escape_on_the_address_choice_runs_nothing(fakes: tuple[Path, Path]) -> None:
+    bin_dir, log_dir = fakes
+    make_fake(bin_dir, "ssh", log_dir)
+    app = make_app()
+    app.handoff_runner = captured_runner
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        assert pane.table.move_cursor("51201")
+        screen = app.screen
+        await pilot.press("H")
+        await wait_for_screen(pilot, AddressModal)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+    assert not (log_dir / "ssh.json").exists()
