@@ -150,6 +150,14 @@ class ZonePlanModal(ModalScreen[str]):
             line = self.query_one(f"#change-{index}", Static)
             line.update(self._line(change, "…"))
             reason = await self.send(change)
+            if reason is not None and change.restore is not None:
+                # The type change's delete went through: put the old record back.
+                back = await self.send(Change("+", change.text, change.restore))
+                reason += (
+                    "; the old record was put back"
+                    if back is None
+                    else f"; putting the old record back failed too: {back}"
+                )
             if reason is None:
                 self.applied += 1
                 line.update(self._line(change, "✓"))

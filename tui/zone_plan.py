@@ -45,6 +45,8 @@ class Change:
         record_id: The record changed or deleted (None for a create).
         line: The text's line number (None for a delete).
         detail: What an update changes (``ttl_sec 3600 -> 300``).
+        restore: For the create half of a type change: the create request that puts the
+            deleted record back if this create fails (nothing is lost).
     """
 
     op: Op
@@ -53,6 +55,7 @@ class Change:
     record_id: int | None = None
     line: int | None = None
     detail: str = ""
+    restore: dict[str, Any] | None = None
 
     def summary(self) -> str:
         """One line of the plan: ``~ www 300 IN A 192.0.2.1  (ttl_sec 3600 -> 300)``."""
@@ -130,6 +133,17 @@ def create_body(record: Mapping[str, Any]) -> dict[str, Any]:
     return body
 
 
+def restore_body(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The create request that recreates ``record`` as the API listed it."""
+    values = dict(record)
+    if values.get("type") == "SRV":
+        values["service"], values["protocol"] = service_of(record)
+    body = create_body(values)
+    if values.get("type") == "MX":
+        body.setdefault("name", "")
+    return body
+
+
 def _describe(old: Mapping[str, Any], changed: Mapping[str, Any]) -> str:
     parts = []
     for key, value in changed.items():
@@ -151,6 +165,7 @@ def plan_from_lines(
     }
     creates: list[ParsedLine] = []
     updates: list[Change] = []
+    replacing: dict[int, Mapping[str, Any]] = {}  # line number -> record its type change deletes
     for line in lines:
         rid = line.record_id
         if rid is None:
@@ -171,8 +186,11 @@ def plan_from_lines(
         new = line.record
         if str(old.get("type")) != new["type"]:
             # The API cannot change a record's type: the old record goes, a new one comes.
-            plan.changes.append(Change("-", record_line(old), record_id=rid))
+            plan.changes.append(
+                Change("-", record_line(old), record_id=rid, detail=f"becomes {new['type']}")
+            )
             creates.append(ParsedLine(line.number, line.text, new))
+            replacing[line.number] = old
             continue
         changed = _differences(old, new)
         if changed:
@@ -193,8 +211,16 @@ def plan_from_lines(
         if same is not None and line.record_id is None:
             del unclaimed[same]  # the record as it is, written without its id
             continue
+        old = replacing.get(line.number)
         fresh.append(
-            Change("+", record_line(line.record), create_body(line.record), None, line.number)
+            Change(
+                "+",
+                record_line(line.record),
+                create_body(line.record),
+                None,
+                line.number,
+                restore=restore_body(old) if old is not None else None,
+            )
         )
     deletes = [Change("-", record_line(r), record_id=rid) for rid, r in unclaimed.items()]
     plan.changes = [*plan.changes, *deletes, *updates, *fresh]

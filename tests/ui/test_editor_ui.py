@@ -111,6 +111,33 @@ async def test_zone_edit_shows_a_plan_and_applies_it_record_by_record(
         assert app.screen is screen
 
 
+async def test_a_refused_type_change_puts_the_old_record_back(editor: tuple[Path, Path]) -> None:
+    bin_dir, log_dir = editor
+    app = make_app()
+    app.handoff_runner = captured_runner
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        before = await records(app)
+        text = render_zone_text("example.com", before.values())
+        www = line_of(text, 8630002)  # www A; www also has an AAAA, so a CNAME is refused
+        edits = [(www, "www 3600 IN CNAME example.net.  ; id 8630002")]
+        make_fake(bin_dir, "fake-editor", log_dir, edits=edits)
+        pane = await open_area(pilot, "domains")
+        assert pane.table.move_cursor(str(DOMAIN))
+        await pilot.press("E")
+        modal = await wait_for_screen(pilot, ZonePlanModal)
+        assert [c.op for c in modal.plan.changes] == ["-", "+"]
+        await pilot.press("y")
+        await wait_until(pilot, lambda: modal.state == "done")
+        assert (modal.applied, modal.failed) == (1, 1)
+        shown = str(modal.query_one("#change-1", type(modal.query_one("#zone-title"))).render())
+        assert "the old record was put back" in shown
+        after = await records(app)
+        www_a = [r for r in after.values() if r["type"] == "A" and r["name"] == "www"]
+        assert [(r["target"], r["ttl_sec"]) for r in www_a] == [("203.0.113.10", 3600)]
+        assert not any(r["type"] == "CNAME" and r["name"] == "www" for r in after.values())
+
+
 async def test_zone_edit_again_keeps_the_text_and_only_what_failed_is_left(
     editor: tuple[Path, Path],
 ) -> None:

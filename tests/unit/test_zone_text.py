@@ -140,6 +140,30 @@ def test_a_type_change_deletes_and_creates() -> None:
         "target": "example.com",
         "ttl_sec": 3600,
     }
+    assert plan.changes[0].detail == "becomes CNAME"
+    # If the CNAME is refused, the deleted A record can be put back as it was.
+    assert plan.changes[1].restore == {
+        "type": "A",
+        "name": "www",
+        "target": "203.0.113.10",
+        "ttl_sec": 3600,
+    }
+
+
+def test_restoring_an_srv_or_apex_mx_uses_the_create_fields() -> None:
+    from tui.zone_plan import restore_body
+
+    assert restore_body(RECORDS[6]) == {
+        "type": "SRV",
+        "service": "sip",
+        "protocol": "tcp",
+        "target": "sip.example.com",
+        "priority": 10,
+        "weight": 5,
+        "port": 5060,
+        "ttl_sec": 3600,
+    }
+    assert restore_body(RECORDS[3])["name"] == ""
 
 
 def test_a_record_written_without_its_id_is_unchanged() -> None:
