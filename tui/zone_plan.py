@@ -211,7 +211,7 @@ def plan_from_lines(
         if same is not None and line.record_id is None:
             del unclaimed[same]  # the record as it is, written without its id
             continue
-        old = replacing.get(line.number)
+        replaced = replacing.get(line.number)
         fresh.append(
             Change(
                 "+",
@@ -219,7 +219,7 @@ def plan_from_lines(
                 create_body(line.record),
                 None,
                 line.number,
-                restore=restore_body(old) if old is not None else None,
+                restore=restore_body(replaced) if replaced is not None else None,
             )
         )
     deletes = [Change("-", record_line(r), record_id=rid) for rid, r in unclaimed.items()]
