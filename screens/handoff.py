@@ -140,10 +140,19 @@ def hand_off(app: App[Any], launch: Launch, read_back: str | None = None) -> Han
         with prepared(launch) as prep:
             if prep.notice:
                 app.notify(prep.notice, title=launch.title, severity="warning", markup=False)
+            failure: Exception | None = None
+            status = -1
             with suspension:
-                if not app.is_headless:
-                    _banner(launch, prep.notice, prep.hint)
-                status = runner(prep.argv, prep.env)
+                # Nothing may raise in here: Textual resumes the app only when the block ends
+                # normally, so an exception would leave the terminal to nobody.
+                try:
+                    if not app.is_headless:
+                        _banner(launch, prep.notice, prep.hint)
+                    status = runner(prep.argv, prep.env)
+                except Exception as error:  # re-raised once the app has the terminal back
+                    failure = error
+            if failure is not None:
+                raise failure
             text = None
             if read_back is not None:
                 text = Path(prep.files[read_back]).read_text(encoding="utf-8", errors="replace")

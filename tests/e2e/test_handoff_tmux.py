@@ -105,3 +105,17 @@ def test_ctrl_c_stops_the_program_and_not_the_app(terminal: tuple[Terminal, Path
     term.wait_for("FAKE SSH")
     term.keys("Enter")
     term.wait_for("db-primary")
+
+
+def test_a_program_that_cannot_start_gives_the_terminal_back(
+    terminal: tuple[Terminal, Path], tmp_path: Path
+) -> None:
+    term, _log = terminal
+    broken = tmp_path / "bin" / "ssh"
+    broken.write_text("#!/nonexistent/interpreter\n")  # found on PATH, but exec fails
+    term.wait_for("db-primary")
+    term.keys("h")
+    screen = term.wait_for("failed")
+    assert "db-primary" in screen  # the app is back on its list, not a dead terminal
+    term.keys("j")
+    term.wait_for("▶ web-prod-1")

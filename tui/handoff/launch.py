@@ -176,18 +176,26 @@ def write_secret(path: Path, text: str) -> None:
         fh.write(text)
 
 
-def _choose(launch: Launch, values: Mapping[str, str], path: str | None) -> tuple[list[str], str]:
-    """The templates to run and the notice, or MissingProgram."""
+def _choose(
+    launch: Launch, values: Mapping[str, str], path: str | None
+) -> tuple[list[str], str, str]:
+    """The templates to run, the executable they start and the notice, or MissingProgram."""
     first = expand(launch.command[:1], values, (), launch.config)
     program = first[0] if first else ""
-    if program and find_program(program, path):
-        return list(launch.command), ""
+    found = find_program(program, path) if program else None
+    if found:
+        return list(launch.command), found, ""
     if launch.fallback:
         alt = expand(launch.fallback[:1], values, (), launch.config)[0]
-        if find_program(alt, path):
+        found = find_program(alt, path)
+        if found:
             source = program_source(program)
             where = f" ({source})" if source else ""
-            return list(launch.fallback), f"{program} is not installed{where}; running {alt}."
+            return (
+                list(launch.fallback),
+                found,
+                f"{program} is not installed{where}; running {alt}.",
+            )
         raise MissingProgram(program, program_source(program))
     raise MissingProgram(program or "(empty command)", program_source(program))
 
@@ -214,7 +222,7 @@ def prepared(
     """
     env = child_environment(base_env) if launch.keep_env else {}
     values = {"shell": env.get("SHELL") or "/bin/sh", **launch.values}
-    templates, notice = _choose(launch, values, env.get("PATH"))
+    templates, executable, notice = _choose(launch, values, env.get("PATH"))
     folder = Path(tempfile.mkdtemp(prefix="cloudtui-", dir=tmp_root))  # mode 0700
     try:
         paths = {name: str(folder / launch.names.get(name, name)) for name in launch.files}
@@ -223,6 +231,9 @@ def prepared(
             write_secret(Path(paths[name]), text)
         values = {**values, **paths}
         argv = expand(tuple(templates), values, launch.options, launch.config)
+        # Run exactly what was found: exec would otherwise try further PATH entries when the
+        # first one cannot start (a broken interpreter line) and run another program.
+        argv[0] = executable
         for key, template in launch.env.items():
             env[key] = fill(template, values, launch.config)
         hint = fill(launch.hint, values, launch.config) if launch.hint else ""
