@@ -225,3 +225,28 @@ async def test_an_invalid_script_is_refused_before_sending_and_can_be_edited_aga
         view = {"deployscriptId": SCRIPT}
         kept = await app.session.client.call("deployscripts.view", view, model=dict)
         assert kept["script"].startswith("#!/bin/bash")  # cancelled: nothing sent
+
+
+async def test_preferences_ctrl_e_uses_the_same_editor_hand_off(
+    editor: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from screens.preferences import PreferencesModal
+
+    bin_dir, log_dir = editor
+    make_fake(bin_dir, "fake-editor", log_dir, edits=[("{}", '{"theme": "light"}')])
+    app = make_app()
+    app.handoff_runner = captured_runner
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.go_to_area("profile")
+        await settle(pilot)
+        await pilot.press("f")
+        modal = await wait_for_screen(pilot, PreferencesModal)
+        modal.editor.text = "{}"
+        await pilot.press("ctrl+e")
+        await wait_until(pilot, lambda: "light" in modal.editor.text)
+        (given,) = record(log_dir, "fake-editor")["files"].values()
+        assert given["mode"] == 0o600 and given["text"] == "{}"
+        assert record(log_dir, "fake-editor")["argv"][-1].endswith("preferences.json")
+        assert leftovers(tmp_path) == []
+        assert app.screen is modal  # still the dialog: saving is the user's ctrl+s
