@@ -65,7 +65,10 @@ def pick_address(instance: Mapping[str, Any], cfg: SshHandoff) -> str | None:
     for kind, address in found:
         if kind == wanted[cfg.address]:
             return address
-    raise HandoffError(f"the instance has no {wanted[cfg.address]} address ([handoff.ssh] address)")
+    raise HandoffError(
+        f"the instance has no {wanted[cfg.address]} address ([handoff.ssh] address); "
+        "H chooses one of its addresses"
+    )
 
 
 def ssh_launch(instance: Mapping[str, Any], address: str, cfg: SshHandoff) -> Launch:
