@@ -17,6 +17,8 @@ import tomli_w
 from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tui.handoff.settings import HandoffSettings
+
 APP_NAME = "cloudtui"
 CONFIG_ENV = "CLOUDTUI_CONFIG"
 
@@ -85,6 +87,9 @@ class Settings(BaseModel):
     """Seconds to wait for an answer."""
     keymap: dict[str, str] = Field(default_factory=dict)
     """Binding id -> keys, e.g. {"app.quit" = "ctrl+q,f10"}."""
+    handoff: HandoffSettings = Field(default_factory=HandoffSettings)
+    """Programs run on resources: [handoff.ssh], [handoff.k9s], [handoff.mysql],
+    [handoff.mongosh], [handoff.editor]."""
 
     @field_validator("profiles")
     @classmethod
