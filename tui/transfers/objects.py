@@ -122,11 +122,12 @@ async def run_downloads(
     *,
     concurrency: int = CONCURRENCY,
 ) -> None:
-    """Download ``items`` (conflicts already resolved) into their targets."""
+    """Download ``items`` (conflicts resolved) not yet done or skipped (a retry of the failed)."""
     work: list[tuple[FileProgress, Callable[[], Awaitable[None]]]] = []
     for item, progress in zip(items, progresses, strict=True):
-        if progress.state is State.SKIPPED:
+        if progress.state in (State.DONE, State.SKIPPED):
             continue
+        progress.finish(State.WAITING)
 
         async def job(item: DownloadItem = item, progress: FileProgress = progress) -> None:
             await asyncio.to_thread(item.target.parent.mkdir, parents=True, exist_ok=True)
