@@ -57,6 +57,7 @@ ACTION_SCREENS: dict[str, str] = {
     "profile.preferences": "screens.preferences:edit_preferences",
     "k8s.kubeconfig_save": "screens.kubeconfig:save_kubeconfig",
     "object_storage.object_acl": "screens.object_acl:edit_object_acl",
+    "images.upload_data": "screens.image_upload:upload_image",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 

@@ -303,3 +303,46 @@ async def test_view_text_literally_and_share_link() -> None:
         await wait_until(pilot, lambda: share.url is not None)
         assert app.last_copied == share.url and "method=GET" in share.url
         await pilot.press("escape")
+
+
+async def test_image_upload_streams_the_file_and_the_image_becomes_available(
+    tmp_path: Path,
+) -> None:
+    import gzip
+
+    from screens.form import FormModal
+    from tests.ui.helpers import demo_session
+    from tui.simulator import VirtualClock
+
+    raw = tmp_path / "disk.img"
+    raw.write_bytes(b"\x00" * (3 * 1024 * 1024))
+    image = tmp_path / "disk.img.gz"
+    image.write_bytes(gzip.compress(raw.read_bytes()))
+    clock = VirtualClock()
+    app = make_app(demo_session(clock=clock))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        images = await open_area(pilot, "images")
+        await pilot.press("U")
+        form = await wait_for_screen(pilot, FormModal)
+        form.model_form.set_value("label", "my-upload")
+        form.model_form.set_value("region", "us-east")
+        await pilot.press("ctrl+s")
+        # A file that breaks the spec's rules is refused before anything is sent.
+        await answer_path(pilot, raw)
+        await wait_until(pilot, lambda: isinstance(app.screen, LocalPathModal))
+        await answer_path(pilot, image)
+        modal = await finish_transfer(pilot)
+        assert modal.transfers.files[0].state is State.DONE
+        await pilot.press("enter")
+        await settle(pilot)
+        store = app.session.simulator.store
+        record = next(i for i in store.rows("images.images") if i.get("label") == "my-upload")
+        assert record["status"] == "pending_upload" and record["_uploaded"]
+        clock.advance(60)
+        images.refresh_now()
+        await settle(pilot)
+        record = next(i for i in store.rows("images.images") if i.get("label") == "my-upload")
+        assert record["status"] == "available" and record["size"] == 3
+        row = images.table.row(record["id"])
+        assert row is not None and "available" in " ".join(row.cells).lower()
