@@ -58,6 +58,8 @@ class LocalPathModal(ModalScreen[Path | None]):
         self.title_text = title
         self.initial = initial
         self.kind = kind
+        self._create: Path | None = None
+        """A missing directory the user was told about: a second enter creates it."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -89,7 +91,18 @@ class LocalPathModal(ModalScreen[Path | None]):
         event.stop()
         path = expand(event.value)
         problem = ""
-        if self.kind == "directory" and not path.is_dir():
+        if self.kind == "directory" and not path.exists() and path.parent.is_dir():
+            if self._create == path:
+                try:
+                    path.mkdir()
+                except OSError as error:
+                    problem = f"{path} cannot be created: {error.strerror or error}."
+            else:
+                self._create = path
+                problem = f"{path} does not exist. Press enter again to create it."
+        if problem:
+            pass
+        elif self.kind == "directory" and not path.is_dir():
             problem = f"{path} is not a directory."
         elif self.kind == "existing" and not path.exists():
             problem = f"{path} does not exist."

@@ -125,11 +125,14 @@ class TransferModal(ModalScreen[Batch]):
 
     def _start(self, work: Callable[[], Awaitable[None]]) -> None:
         self.cancelled = False
+        self.transfers.begin()
         self.worker = self.run_worker(work, group="transfer", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
         self.redraw()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is self.worker:
+            if event.worker.is_finished:
+                self.transfers.end()
             self.redraw()
             if event.state is WorkerState.ERROR and event.worker.error is not None:
                 self.notify(str(event.worker.error), title="Transfer", severity="error")

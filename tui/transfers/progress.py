@@ -122,6 +122,8 @@ class Batch:
     clock: Callable[[], float] = time.monotonic
     moved_bytes: int = 0
     started: float | None = None
+    ended: float | None = None
+    _start_bytes: int = 0
     _samples: deque[tuple[float, int]] = field(default_factory=deque, repr=False)
 
     def add(self, name: str, size: int | None) -> FileProgress:
@@ -129,6 +131,19 @@ class Batch:
         item = FileProgress(name, size, batch=self)
         self.files.append(item)
         return item
+
+    def begin(self) -> None:
+        """The work starts (again): the rate is measured from now."""
+        now = self.clock()
+        self.started = now
+        self.ended = None
+        self._start_bytes = self.moved_bytes
+        self._samples.clear()
+        self._samples.append((now, self.moved_bytes))
+
+    def end(self) -> None:
+        """The work stopped: the rate shown becomes the average of the run."""
+        self.ended = self.clock()
 
     def moved(self, count: int) -> None:
         """Account ``count`` bytes (negative when a restart discards some)."""
@@ -146,7 +161,12 @@ class Batch:
         return sum(f.size or 0 for f in self.files if f.state is not State.SKIPPED)
 
     def rate(self) -> float:
-        """Bytes per second over the last few seconds (0 before there is a measure)."""
+        """Bytes per second over the last few seconds (0 before there is a measure); once
+        the work ended, the average of the run."""
+        if self.ended is not None and self.started is not None:
+            span = self.ended - self.started
+            moved = self.moved_bytes - self._start_bytes
+            return max(0.0, moved / span) if span > 0 else 0.0
         if len(self._samples) < 2:
             return 0.0
         (t0, b0), (t1, b1) = self._samples[0], self._samples[-1]
@@ -156,6 +176,8 @@ class Batch:
 
     def eta(self) -> float | None:
         """Seconds left at the current rate, when it can be told."""
+        if self.ended is not None:
+            return 0.0 if self.finished else None
         rate = self.rate()
         if rate <= 0:
             return None
