@@ -101,7 +101,6 @@ class _Sink:
     async def write(self, data: bytes) -> None:
         self.buffer.append(data)
         self.buffered += len(data)
-        self.md5.update(data)
         self.size += len(data)
         if self.buffered >= CHUNK:
             await self.flush()
@@ -111,7 +110,12 @@ class _Sink:
             joined = b"".join(self.buffer)
             self.buffer.clear()
             self.buffered = 0
-            await asyncio.to_thread(self.handle.write, joined)
+            # Hashing and writing in the thread keep the event loop free to read the socket.
+            await asyncio.to_thread(self._consume, joined)
+
+    def _consume(self, data: bytes) -> None:
+        self.md5.update(data)
+        self.handle.write(data)
 
     async def reset(self) -> None:
         """Start the file over (the server sent the whole object again)."""
