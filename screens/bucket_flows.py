@@ -7,7 +7,9 @@ awaited) and ends by refreshing the folder when something changed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from textual.app import App
 
 from screens.confirm import ConfirmModal
 from screens.transfer_dialogs import ConflictModal, LocalPathModal, ShareModal, TextViewModal
@@ -27,8 +29,20 @@ from tui.transfers.objects import (
 from tui.transfers.plan import ConflictPolicy, download_items, upload_items
 from tui.transfers.progress import Batch, State, human_bytes
 
-if TYPE_CHECKING:
-    from screens.bucket_browser import BucketBrowserPane
+
+class BucketBrowserPane(Protocol):
+    """What the flows need of the browser pane (a protocol: the pane imports this module)."""
+
+    app: App[Any]
+    params: dict[str, Any]
+    prefix: str
+
+    @property
+    def bucket(self) -> str:
+        """The bucket's label."""
+
+    def transfers_done(self) -> None:
+        """Refresh the folder after a change."""
 
 
 def _client(pane: BucketBrowserPane) -> Any:
@@ -127,6 +141,22 @@ async def upload(pane: BucketBrowserPane) -> None:
     if not items:
         pane.app.notify("There are no files to upload there.", title="Upload")
         return
+    total = human_bytes(sum(i.size for i in items))
+    listed = "\n".join(f"{i.key}  ({human_bytes(i.size)}, {i.content_type})" for i in items[:8])
+    more = f"\n... and {len(items) - 8} more" if len(items) > 8 else ""
+    left_out = (
+        f"\nLeft out: {len(problems)} (not readable or not regular files)" if problems else ""
+    )
+    confirmed = await pane.app.push_screen_wait(
+        ConfirmModal(
+            f"Upload {len(items)} file(s), {total}, to {here}?",
+            "Objects with the same names are replaced.",
+            f"PUT through pre-signed URLs ({_url_line(pane)})\n{listed}{more}{left_out}",
+            confirm_label="Upload",
+        )
+    )
+    if not confirmed:
+        return
     client = _client(pane)
 
     async def work() -> None:
@@ -149,6 +179,7 @@ async def delete(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
     count = len(objects)
     size = human_bytes(sum(o.size for o in objects))
     names = "\n".join(o.key for o in objects[:8]) + ("\n..." if count > 8 else "")
+    names = f"DELETE through pre-signed URLs ({_url_line(pane)})\n{names}"
     typed = f"delete {count}"
     confirmed = await pane.app.push_screen_wait(
         ConfirmModal(
@@ -178,6 +209,12 @@ async def delete(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
     )
     _tell(pane, "Delete", batch)
     pane.transfers_done()
+
+
+def _url_line(pane: BucketBrowserPane) -> str:
+    """The request that signs each transfer URL, for the confirmations' previews."""
+    cluster, bucket = pane.params.get("clusterId", ""), pane.params.get("bucket", "")
+    return f"POST /object-storage/buckets/{cluster}/{bucket}/object-url per object"
 
 
 def _tell(pane: BucketBrowserPane, what: str, batch: Batch) -> None:

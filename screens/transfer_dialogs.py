@@ -89,6 +89,10 @@ class LocalPathModal(ModalScreen[Path | None]):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if not event.value.strip() and self.kind == "existing":
+            self.app.bell()
+            self.query_one("#path-error", Static).update(Text("Type a path (tab completes)."))
+            return
         path = expand(event.value)
         problem = ""
         if self.kind == "directory" and not path.exists() and path.parent.is_dir():

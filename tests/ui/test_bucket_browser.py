@@ -122,6 +122,10 @@ async def test_upload_a_directory_tree_then_download_marked_and_a_folder(tmp_pat
         pane = await open_browser(pilot)
         await pilot.press("U")
         await answer_path(pilot, tree)
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.title_text == "Upload 2 file(s), 3.9 KB, to cloudtui-site/?"
+        assert "photos/2026/b.txt" in confirm.preview
+        await pilot.press("y")
         modal = await finish_transfer(pilot)
         assert modal.transfers.summary() == "2 done"
         assert "2/2 files" in str(modal.query_one("#transfer-total", Static).render())
