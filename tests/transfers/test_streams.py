@@ -266,3 +266,26 @@ async def test_delete_share_and_preview(client: ApiClient, sim: Simulator) -> No
     assert batch.summary() == "2 done"
     remaining: list[Any] = [e async for e in walk_objects(client, SITE, "t/")]
     assert remaining == []
+
+
+async def test_fault_flags_apply_to_transfer_urls(client: ApiClient, sim: Simulator) -> None:
+    data = b"0123456789" * 1000
+    await put(client, "f.bin", data)
+    url = await url_source(client, SITE, "f.bin", "GET")()
+    # A dropped download sends half of the body and stops.
+    sim.faults.fail_next(TRANSFER_OPERATION, 1, 0)
+    async with client.stream_url("GET", url) as response:
+        assert response.headers["content-length"] == str(len(data))
+        assert await response.aread() == data[: len(data) // 2]
+    # Scripted statuses and the rate limit answer as they do for API operations.
+    sim.faults.fail_next(TRANSFER_OPERATION, 1, 429)
+    async with client.stream_url("GET", url) as response:
+        assert response.status_code == 429 and response.headers["retry-after"] == "1"
+    sim.faults.fail_next("images.upload_data", 1, 503)
+    started = await client.call(
+        "images.upload", body={"label": "x", "region": "us-east"}, model=dict
+    )
+    async with client.stream_url("PUT", started["upload_to"], content=b"\x1f\x8b") as response:
+        assert response.status_code == 503
+    async with client.stream_url("GET", url) as response:
+        assert response.status_code == 200 and await response.aread() == data

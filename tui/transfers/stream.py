@@ -107,15 +107,16 @@ class _Sink:
 
     async def flush(self) -> None:
         if self.buffer:
-            joined = b"".join(self.buffer)
-            self.buffer.clear()
+            chunks = self.buffer
+            self.buffer = []
             self.buffered = 0
             # Hashing and writing in the thread keep the event loop free to read the socket.
-            await asyncio.to_thread(self._consume, joined)
+            await asyncio.to_thread(self._consume, chunks)
 
-    def _consume(self, data: bytes) -> None:
-        self.md5.update(data)
-        self.handle.write(data)
+    def _consume(self, chunks: list[bytes]) -> None:
+        for chunk in chunks:
+            self.md5.update(chunk)
+        self.handle.writelines(chunks)
 
     async def reset(self) -> None:
         """Start the file over (the server sent the whole object again)."""
@@ -230,7 +231,7 @@ async def _fetch(
             progress.size = total
         progress.state = State.RUNNING
         try:
-            async for chunk in response.aiter_raw(CHUNK):
+            async for chunk in response.aiter_raw():
                 await sink.write(chunk)
                 progress.add(len(chunk))
         except (httpx.TransportError, httpx.StreamError):
