@@ -41,7 +41,7 @@ from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected
 
 COLUMNS = (
-    TableColumn("Name"),
+    TableColumn("Object name"),  # wide enough for its sort arrow (▲) over short names
     TableColumn("Size", 10, numeric=True),
     TableColumn("Modified", 16),
     TableColumn("Type", 24),

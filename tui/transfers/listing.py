@@ -61,9 +61,22 @@ class Entry:
         )
 
 
+EXTRA_TYPES = {
+    ".log": "text/plain",
+    ".md": "text/markdown",
+    ".yaml": "application/yaml",
+    ".yml": "application/yaml",
+    ".toml": "application/toml",
+}
+"""Common names the standard ``mimetypes`` table does not know on every system."""
+
+
 def guess_type(name: str) -> str:
     """Content type from a name (``application/octet-stream`` when unknown)."""
     guessed, _ = mimetypes.guess_type(name, strict=False)
+    if guessed is None:
+        dot = name.rfind(".")
+        guessed = EXTRA_TYPES.get(name[dot:].lower()) if dot >= 0 else None
     return guessed or "application/octet-stream"
 
 
