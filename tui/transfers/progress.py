@@ -73,17 +73,29 @@ class FileProgress:
     attempts: int = 0
     batch: Batch | None = field(default=None, repr=False, compare=False)
 
+    started: float | None = field(default=None, repr=False, compare=False)
+
     def add(self, count: int) -> None:
         """``count`` more bytes arrived or left."""
         self.done += count
         if self.batch is not None:
+            if self.started is None:
+                self.started = self.batch.clock()
             self.batch.moved(count)
+
+    def rate(self) -> float:
+        """This file's average bytes per second since its bytes started moving."""
+        if self.batch is None or self.started is None:
+            return 0.0
+        span = self.batch.clock() - self.started
+        return self.done / span if span > 0 else 0.0
 
     def restart(self) -> None:
         """The bytes moved so far are lost (a transfer starts over)."""
-        if self.batch is not None:
+        if self.batch is not None and self.done:
             self.batch.moved(-self.done)
         self.done = 0
+        self.started = None
 
     def finish(self, state: State, reason: str = "") -> None:
         """Set the final state (a done file counts as complete even if its size was unknown)."""
@@ -107,7 +119,12 @@ class FileProgress:
         share = self.fraction
         percent = f"  {share * 100:3.0f}%" if share is not None else ""
         retry = f"  ({self.reason})" if self.state is State.RETRYING and self.reason else ""
-        return f"{human_bytes(self.done)} / {total}{percent}{retry}"
+        speed = ""
+        rate = self.rate()
+        if rate > 0:
+            left = (self.size - self.done) / rate if self.size is not None else None
+            speed = f"  {human_bytes(rate)}/s  ETA {human_duration(left)}"
+        return f"{human_bytes(self.done)} / {total}{percent}{speed}{retry}"
 
 
 @dataclass
