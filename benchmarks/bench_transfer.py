@@ -28,7 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import median, report, served_simulator
 from tui.api.client import ApiClient
 from tui.simulator.auth import DEMO_TOKENS
-from tui.simulator.handlers.object_storage import new_bucket, put_object
+from tui.simulator.handlers.object_storage import (
+    new_bucket,
+    object_key,
+    put_object,
+    refresh_bucket_stats,
+)
 from tui.simulator.seed import ensure_users
 from tui.simulator.store import Store
 from tui.transfers.listing import FolderListing, walk_objects
@@ -189,8 +194,16 @@ def big_bucket_state(path: Path, objects: int) -> None:
     seed_demo(store, time.time())
     ensure_users(store)
     bucket = new_bucket(store, cluster="us-east-1", label="big-bucket", now=time.time())
-    for n in range(objects):
-        put_object(store, bucket, f"logs/{n:06d}.log", b"x", "text/plain", time.time())
+    record = put_object(store, bucket, "logs/000000.log", b"x", "text/plain", time.time())
+    for n in range(1, objects):
+        # put_object recounts the bucket each time (quadratic here): copy the first record.
+        name = f"logs/{n:06d}.log"
+        store.put(
+            "object_storage.objects",
+            object_key("us-east-1", "big-bucket", name),
+            {**record, "name": name},
+        )
+    refresh_bucket_stats(store, bucket)
     store.save(path)
 
 
