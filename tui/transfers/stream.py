@@ -333,10 +333,19 @@ async def upload_from(
         progress.attempts += 1
         progress.restart()
         headers = {"Content-Type": content_type, "Content-Length": str(size)}
+        body: bytes | AsyncIterator[bytes]
+        if size <= CHUNK:
+            # A small file is read in one step (many small files: one thread hop, not four).
+            try:
+                body = await asyncio.to_thread(path.read_bytes)
+            except OSError as error:
+                raise TransferFailed(f"cannot read {path}: {error.strerror or error}") from None
+            headers["Content-Length"] = str(len(body))
+            progress.add(len(body))
+        else:
+            body = file_chunks(path, progress)
         try:
-            async with client.stream_url(
-                "PUT", url, headers=headers, content=file_chunks(path, progress)
-            ) as response:
+            async with client.stream_url("PUT", url, headers=headers, content=body) as response:
                 body = await response.aread()
                 if 200 <= response.status_code < 300:
                     progress.state = State.RUNNING
