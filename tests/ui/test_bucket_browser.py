@@ -350,3 +350,39 @@ async def test_image_upload_streams_the_file_and_the_image_becomes_available(
         assert record["status"] == "available" and record["size"] == 3
         row = images.table.row(record["id"])
         assert row is not None and "available" in " ".join(row.cells).lower()
+
+
+async def test_failed_image_upload_says_what_to_do_and_keeps_the_address(tmp_path: Path) -> None:
+    import gzip
+
+    from screens.form import FormModal
+    from screens.once import OnceModal
+
+    image = tmp_path / "disk.img.gz"
+    image.write_bytes(gzip.compress(b"\x00" * 4096))
+    app = make_app()
+    sim = app.session.simulator
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await open_area(pilot, "images")
+        await pilot.press("U")
+        form = await wait_for_screen(pilot, FormModal)
+        form.model_form.set_value("label", "broken-upload")
+        form.model_form.set_value("region", "us-east")
+        await pilot.press("ctrl+s")
+        sim.faults.fail_next("images.upload_data", 4, 500)  # every try fails
+        await answer_path(pilot, image)
+        modal = await finish_transfer(pilot)
+        failed = modal.transfers.files[0]
+        assert failed.state is State.FAILED and "500" in failed.reason
+        await pilot.press("enter")
+        once = await wait_for_screen(pilot, OnceModal)
+        assert once.fields == ("upload_to",)
+        texts = [str(n.message) for n in app._notifications]
+        assert any("stays 'pending upload' for 24 hours" in t for t in texts)
+        await pilot.press("escape")
+        await settle(pilot)
+        record = next(
+            i for i in sim.store.rows("images.images") if i.get("label") == "broken-upload"
+        )
+        assert record["status"] == "pending_upload" and not record["_uploaded"]
