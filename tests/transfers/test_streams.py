@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tui.api.client import ApiClient
+from tui.api.errors import ApiError
 from tui.simulator import Simulator
 from tui.simulator.handlers.object_storage import TRANSFER_OPERATION, byte_range
 from tui.transfers.listing import FolderListing, parent_of, walk_objects
@@ -289,3 +290,15 @@ async def test_fault_flags_apply_to_transfer_urls(client: ApiClient, sim: Simula
         assert response.status_code == 503
     async with client.stream_url("GET", url) as response:
         assert response.status_code == 200 and await response.aread() == data
+
+
+async def test_signing_request_is_sent_again_after_a_drop_or_5xx(
+    client: ApiClient, sim: Simulator
+) -> None:
+    sim.faults.fail_next("object_storage.objects.url", 1, 0)
+    sim.faults.fail_next("object_storage.objects.url", 1, 502)
+    url = await url_source(client, SITE, "x.txt", "GET")()
+    assert "signature=" in url
+    sim.faults.fail_next("object_storage.objects.url", 1, 400)
+    with pytest.raises(ApiError):
+        await url_source(client, SITE, "x.txt", "GET")()

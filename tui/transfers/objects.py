@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.api.client import ApiClient
-from tui.api.errors import CloudError, RateLimited
+from tui.api.errors import ApiError, CloudError, RateLimited, TransportFailure
 from tui.models.object_storage import URL_EXPIRES_MAX, URL_EXPIRES_MIN
 from tui.transfers.plan import DownloadItem, UploadItem
 from tui.transfers.progress import Batch, FileProgress, State
@@ -35,6 +35,8 @@ URL_LIFETIME = 3600
 PREVIEW_LIMIT = 1024 * 1024
 """Largest object ``v`` shows inline."""
 MAX_URL_WAITS = 20
+MAX_URL_FAILURES = 4
+"""Tries of one signing request that failed on the server side (dropped, 5xx)."""
 
 
 def url_source(
@@ -50,7 +52,7 @@ def url_source(
         body: dict[str, Any] = {"name": name, "method": method, "expires_in": URL_LIFETIME}
         if content_type:
             body["content_type"] = content_type
-        waits = 0
+        waits = failures = 0
         while True:
             try:
                 answer = await client.call(URL_ENDPOINT, dict(params), body=body, model=dict)
@@ -59,6 +61,14 @@ def url_source(
                 if waits > MAX_URL_WAITS:
                     raise
                 await client.retry.sleep(client.retry.delay(error, waits))
+                continue
+            except (TransportFailure, ApiError) as error:
+                # Signing keeps no state, so unlike other POSTs it is safe to send again.
+                server_side = isinstance(error, TransportFailure) or error.status >= 500
+                failures += 1
+                if not server_side or failures >= MAX_URL_FAILURES:
+                    raise
+                await client.retry.sleep(client.retry.delay(error, failures))
                 continue
             return str(answer["url"])
 
