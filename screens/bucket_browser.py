@@ -41,7 +41,9 @@ from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected
 
 COLUMNS = (
-    TableColumn("Object name"),  # wide enough for its sort arrow (▲) over short names
+    # Two trailing spaces keep the column wide enough for its sort arrow ("Name ▲") when the
+    # names are short (widths come from the title and a sample of names).
+    TableColumn("Name  "),
     TableColumn("Size", 10, numeric=True),
     TableColumn("Modified", 16),
     TableColumn("Type", 24),

@@ -56,6 +56,9 @@ def _failed(pane: BucketBrowserPane, title: str, error: CloudError) -> None:
 async def expand(pane: BucketBrowserPane, chosen: list[Entry]) -> list[Entry] | None:
     """The objects meant by ``chosen``: folders stand for every object under them."""
     objects: list[Entry] = []
+    folders = [e.key for e in chosen if e.folder]
+    if folders:
+        pane.app.notify(f"Listing {', '.join(folders[:3])} ...", title="Folders", markup=False)
     try:
         for entry in chosen:
             if entry.folder:
