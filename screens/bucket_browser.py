@@ -40,6 +40,9 @@ from tui.transfers.progress import human_bytes
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected
 
+TIMED_RELOAD_LIMIT = 1000
+"""Loaded entries beyond which the refresh timer leaves the folder alone."""
+
 COLUMNS = (
     # Two trailing spaces keep the column wide enough for its sort arrow ("Name ▲") when the
     # names are short (widths come from the title and a sample of names).
@@ -147,6 +150,11 @@ class BucketBrowserPane(RefreshingPane):
         client = self.app.session.client  # type: ignore[attr-defined]
         before = len(self.listing.entries) if self.listing is not None else 0
         same_folder = self.listing is not None and self.listing.prefix == self.prefix
+        if self.timed_refresh and same_folder and before > TIMED_RELOAD_LIMIT:
+            # Reloading thousands of scrolled-through rows every timer tick costs many
+            # requests; a large folder reloads when asked (r) or reopened.
+            self._succeeded(transitional=False)
+            return
         listing = FolderListing(client, dict(self.params), self.prefix)
         try:
             await listing.load_first()
