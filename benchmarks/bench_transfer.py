@@ -5,7 +5,8 @@
 * The client's RSS growth during each transfer (target < 50 MB): sampled every 20 ms.
 * A 20,000-object folder: the first rows arrive after one ``object-list`` request (the browser
   pages by marker as the cursor nears the end), against listing it whole.
-* 1,000 files of 4 KB: bounded concurrency (4 at once) against one at a time.
+* 1,000 files of 4 KB: bounded concurrency (4 at once) against one at a time, on the plain
+  simulator and on one that adds 20 ms to each request (as a network would).
 
 Run: .venv/bin/python benchmarks/bench_transfer.py [--runs 3] [--mb 256]
 """
@@ -45,6 +46,9 @@ from tui.transfers.stream import download_to, upload_from
 BUCKET = {"clusterId": "us-east-1", "bucket": "cloudtui-site"}
 BIG_BUCKET = {"clusterId": "us-east-1", "bucket": "big-bucket"}
 MB = 1024 * 1024
+LATENCY = 0.02
+"""Seconds the simulator adds to each request in the second small-files measure: on
+127.0.0.1 there is no latency for concurrency to hide, over a network there is."""
 
 
 def rss() -> int:
@@ -226,6 +230,13 @@ async def large_listing(base_url: str, objects: int) -> list[tuple[str, str]]:
     ]
 
 
+async def small_files_with_latency(base_url: str, files: int) -> None:
+    async with ApiClient(base_url, DEMO_TOKENS["unrestricted"]) as client:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = await small_files(client, Path(tmp), files)
+    report(f"many small files, {LATENCY * 1000:.0f} ms per request (as over a network)", rows)
+
+
 async def transfers(base_url: str, megabytes: int, runs: int, files: int) -> None:
     async with ApiClient(base_url, DEMO_TOKENS["unrestricted"], read_timeout=120) as client:
         with tempfile.TemporaryDirectory() as tmp:
@@ -234,7 +245,7 @@ async def transfers(base_url: str, megabytes: int, runs: int, files: int) -> Non
                 f"{megabytes} MB file, {runs} run(s) (medians)",
                 await big_file(client, work, megabytes, runs),
             )
-            report("many small files", await small_files(client, work, files))
+            report("many small files, 127.0.0.1", await small_files(client, work, files))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -247,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     print("transfer benchmark (a shared, noisy machine: compare the ratios of one run)", flush=True)
     with served_simulator() as url:
         asyncio.run(transfers(url, args.mb, args.runs, args.files))
+    with served_simulator("--latency", str(LATENCY)) as url:
+        asyncio.run(small_files_with_latency(url, args.files))
     with tempfile.TemporaryDirectory() as tmp:
         state = Path(tmp) / "state.json"
         big_bucket_state(state, args.objects)
