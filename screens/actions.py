@@ -63,6 +63,7 @@ ACTION_SCREENS: dict[str, str] = {
     "handoff": "screens.handoff:run_handoff",
     "deployscripts.edit_script": "screens.script_edit:edit_script",
     "domains.zone_edit": "screens.zone_edit:edit_zone",
+    "images.upload_data": "screens.image_upload:upload_image",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 
