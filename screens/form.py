@@ -16,6 +16,7 @@ Bindings:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -30,14 +31,17 @@ from textual.widgets import Button, Select, Static
 
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
+from tui.resources.expansions import EXPANSIONS, expanded
 from tui.resources.forms import (
     ChoiceSource,
+    FormField,
     FormResult,
     FormSpec,
     build_body,
     field_errors,
     irreversible_changes,
 )
+from tui.resources.pricing import Quote
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -47,6 +51,15 @@ LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[s
 """Loads the ``(text, value)`` options of one choice source, given the form's current values
 (some choices depend on another field: the configs of the instance chosen above). Raises
 ``LookupError`` while that field is empty."""
+
+PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
+"""What a body will cost (None: not billed); shown on the confirmation before sending."""
+
+LoadRecord = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
+"""Reads one record: ``(operation, path parameters) -> JSON`` (a chosen deployment script)."""
+
+LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
+"""Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
 
 
 @dataclass(frozen=True)
@@ -174,8 +187,9 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             self.dismiss(FormOutcome(body, answer))
         finally:
             self.sending = False
-            if self.is_mounted:
-                self.query_one("#form-send", Button).disabled = False
+            # Dismissed by now on success: its buttons may already be gone.
+            for button in self.query("#form-send").results(Button):
+                button.disabled = False
 
     def _answer_lost(self, error: CloudError) -> None:
         """The server may have acted: say so, keep every input, refresh the lists behind."""
@@ -228,7 +242,12 @@ class FormModal(RequestModal):
         values: Prefilled values.
         edit: True for an edit form: only changed fields are sent.
         load_choices: Loads choices of fields whose options come from the API.
+        load_items: Loads the items behind choices that come with facts (choosers).
+        quote: Prices a body: a billed request is confirmed with its price first.
+        load_record: Reads a chosen record whose fields add inputs (a script's UDFs).
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
+        context: The item the form is about (its fields decide rules with no input of their
+            own: a DNS record's type in its edit form).
     """
 
     def __init__(
@@ -241,20 +260,34 @@ class FormModal(RequestModal):
         values: Mapping[str, Any] | None = None,
         edit: bool = False,
         load_choices: LoadChoices | None = None,
+        load_items: LoadItems | None = None,
+        quote: PriceQuote | None = None,
+        load_record: LoadRecord | None = None,
         name: str = "",
+        context: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
+        self.context = dict(context or {})
+        """The item the form is about: the request's rules may be decided by its fields."""
         self.name_text = name
         """What the form is about (the item's label), typed to confirm an irreversible value."""
         self.form = form
         self.initial = dict(values or {})
         self.edit = edit
         self.load_choices = load_choices
+        self.load_items = load_items
+        self.quote = quote
+        self.load_record = load_record
+        self._expand_to: dict[str, Any] = {}
+        """Field -> the choice whose inputs should be shown (the latest one)."""
+        self._expanded: dict[str, Any] = {}
+        """Field -> the choice whose inputs are shown."""
+        self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
     def compose_body(self) -> ComposeResult:
-        yield ModelForm(self.form, self.initial, id="form")
+        yield ModelForm(self.form, self.initial, id="form", context=self.context)
 
     @property
     def model_form(self) -> ModelForm:
@@ -272,39 +305,94 @@ class FormModal(RequestModal):
             # One request per distinct source, however many inputs share it (device slots).
             self._by_source: dict[tuple[Any, ...], list[str]] = {}
             self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
-            for f in self.form.fields:
-                if f.source is not None:
-                    key = f.source.key
-                    self._by_source.setdefault(key, []).append(f.name)
-                    self._sources[key] = f.source
+            self._register_sources(self.form.fields)
             for key in self._by_source:
                 self._reload(key)
 
-    def _reload(self, key: tuple[Any, ...]) -> None:
-        self.run_worker(
-            self._load(self._by_source[key], self._sources[key]),
-            group=f"choices-{key}",
-            exclusive=True,
-        )
+    def _register_sources(self, fields: tuple[FormField, ...]) -> set[tuple[Any, ...]]:
+        """Group ``fields`` by choice source; the keys of the sources they use."""
+        keys: set[tuple[Any, ...]] = set()
+        for f in fields:
+            if f.source is not None:
+                key = f.source.key
+                self._by_source.setdefault(key, []).append(f.name)
+                self._sources[key] = f.source
+                keys.add(key)
+        return keys
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        # Choices that depend on this field (an instance's configs) follow it.
+    def on_model_form_rows_added(self, event: ModelForm.RowsAdded) -> None:
+        """A repeated list grew: the form is the widget's now; fill the new choice lists."""
+        self.form = event.form_widget.form
         if self.load_choices is None or not hasattr(self, "_sources"):
             return
+        new = set(event.names)
+        for key in self._register_sources(tuple(f for f in self.form.fields if f.name in new)):
+            self._reload(key)
+
+    def _reload(self, key: tuple[Any, ...]) -> None:
+        names, source = list(self._by_source[key]), self._sources[key]
+
+        async def load() -> None:
+            # Made when the worker starts: a reload that replaces it first leaves nothing
+            # never awaited behind.
+            await self._load(names, source)
+
+        self.run_worker(load, group=f"choices-{key}", exclusive=True)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
         changed = next(
             (f.name for f in self.form.fields if event.select.id == self.model_form.id_of(f.name)),
             None,
         )
         if changed is None:
             return
+        if changed in EXPANSIONS and self.load_record is not None:
+            # A chosen script's own inputs replace the previous script's.
+            self._expand_to[changed] = None if event.value is Select.NULL else event.value
+            # Not exclusive: cancelling a worker halfway through replacing rows would leave the
+            # inputs and the form apart. Runs queue on a lock and each applies the latest choice.
+            self.run_worker(self._expand(changed), group=f"expand-{changed}")
+        # Choices that depend on this field (an instance's configs) follow it.
+        if self.load_choices is None or not hasattr(self, "_sources"):
+            return
         for key, source in self._sources.items():
             if changed in source.depends_on:
                 self._reload(key)
 
+    async def _expand(self, name: str) -> None:
+        async with self._expand_lock:
+            value = self._expand_to.get(name)
+            if name in self._expanded and self._expanded[name] == value:
+                return  # an earlier run already applied this choice
+            await self._apply_expansion(name, value)
+            self._expanded[name] = value
+
+    async def _apply_expansion(self, name: str, value: Any) -> None:
+        assert self.load_record is not None
+        expansion = EXPANSIONS[name]
+        fields: tuple[FormField, ...] = ()
+        note = ""
+        if value is not None:
+            try:
+                record = await self.load_record(expansion.endpoint, {expansion.param: value})
+            except CloudError as error:
+                note = f"Its fields could not be loaded: {describe_error(error)}"
+            else:
+                fields = expansion.fields(record)
+                note = " ".join(expansion.problems(record))
+        self.form = expanded(self.form, name, expansion.prefix, fields)
+        await self.model_form.set_extra_fields(expansion.prefix, name, fields, self.form)
+        self.model_form.show_note(name, note)
+
     async def _load(self, names: list[str], source: ChoiceSource) -> None:
         assert self.load_choices is not None
+        items: list[dict[str, Any]] | None = None
         try:
-            options = await self.load_choices(source, self.model_form.values())
+            if source.facts is not None and self.load_items is not None:
+                items = await self.load_items(source, self.model_form.values())
+                options = [source.option(item) for item in items]
+            else:
+                options = await self.load_choices(source, self.model_form.values())
         except CloudError as error:
             for name in names:
                 self.model_form.choices_failed(name, describe_error(error))
@@ -319,7 +407,7 @@ class FormModal(RequestModal):
                 self.model_form.choices_failed(name, f"they depend on {error}")
             return
         for name in names:
-            self.model_form.set_choices(name, options)
+            self.model_form.set_choices(name, options, items=items)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""
@@ -327,8 +415,12 @@ class FormModal(RequestModal):
         self.show_general(result.general)
 
     def build(self) -> dict[str, Any] | None:
+        self.form = self.model_form.form
         result = build_body(
-            self.form, self.model_form.values(), initial=self.initial if self.edit else None
+            self.form,
+            self.model_form.values(),
+            initial=self.initial if self.edit else None,
+            context=self.context,
         )
         self.show_result(result)
         if not result.ok or result.body is None:
@@ -339,21 +431,34 @@ class FormModal(RequestModal):
         return result.body
 
     async def confirm_before_send(self, body: dict[str, Any]) -> bool:
-        """Values that cannot be undone (a script made public) need the name typed first."""
+        """A billed request shows its price first; a value that cannot be undone (a script made
+        public) needs the name typed."""
         from screens.confirm import ConfirmModal, request_preview
 
         warnings = irreversible_changes(self.form, body)
-        if not warnings:
+        quote = await self.quote(body) if self.quote is not None else None
+        if not warnings and quote is None:
             return True
-        typed = self.name_text or str(body.get("label") or "") or "yes"
         method, _, path = self.request_line.partition(" ")
-        modal = ConfirmModal(
-            f"{self.title_text}: this cannot be undone",
-            " ".join(warnings),
-            request_preview(method, path, body),
-            typed=typed,
-            confirm_label=self.send_label,
-        )
+        price = quote.text() if quote is not None else ""
+        if warnings:
+            typed = self.name_text or str(body.get("label") or "") or "yes"
+            modal = ConfirmModal(
+                f"{self.title_text}: this cannot be undone",
+                " ".join(warnings),
+                request_preview(method, path, body),
+                typed=typed,
+                confirm_label=self.send_label,
+                price=price,
+            )
+        else:
+            modal = ConfirmModal(
+                f"{self.title_text}?",
+                "This is billed. Check the price, then confirm.",
+                request_preview(method, path, body),
+                confirm_label=self.send_label,
+                price=price,
+            )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)
 

@@ -396,6 +396,11 @@ class CloudApp(App[int]):
         if not text:
             return
         word = text.strip().lstrip(":").lower()
+        if word.split()[0] == "export":
+            from screens.export_command import run_export
+
+            run_export(self, text.strip().lstrip(":"))  # the path keeps its case
+            return
         builtin = BUILTIN_COMMANDS.get(word)
         if builtin == "quit":
             self.exit(0)

@@ -17,6 +17,8 @@ import tomli_w
 from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tui.handoff.settings import HandoffSettings
+
 APP_NAME = "cloudtui"
 CONFIG_ENV = "CLOUDTUI_CONFIG"
 
@@ -77,12 +79,17 @@ class Settings(BaseModel):
     """Items requested per page (the API caps part of the collections at 100)."""
     max_concurrency: int = Field(8, ge=1, le=32)
     """Pages fetched at once when loading a whole collection."""
+    bulk_concurrency: int = Field(4, ge=1, le=16)
+    """Requests in flight at once when an action runs on the marked rows."""
     connect_timeout: float = Field(5.0, gt=0, le=120)
     """Seconds to establish a connection."""
     read_timeout: float = Field(30.0, gt=0, le=600)
     """Seconds to wait for an answer."""
     keymap: dict[str, str] = Field(default_factory=dict)
     """Binding id -> keys, e.g. {"app.quit" = "ctrl+q,f10"}."""
+    handoff: HandoffSettings = Field(default_factory=HandoffSettings)
+    """Programs run on resources: [handoff.ssh], [handoff.k9s], [handoff.mysql],
+    [handoff.mongosh], [handoff.editor]."""
 
     @field_validator("profiles")
     @classmethod

@@ -7,9 +7,9 @@ from typing import Any
 
 from textual.widgets import Select, TabbedContent
 
+from screens.bucket_browser import BucketBrowserPane
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
-from screens.list_pane import ResourceListPane
 from screens.once import OnceModal
 from screens.preferences import PreferencesModal
 from tests.ui.helpers import demo_session, make_app, open_area, settle, wait_for_screen
@@ -17,6 +17,14 @@ from tests.ui.helpers import demo_session, make_app, open_area, settle, wait_for
 
 def volume_labels(app: Any) -> set[str]:
     return {v["label"] for v in app.session.simulator.store.rows("volumes.volumes")}
+
+
+async def confirm_price(pilot: Any) -> ConfirmModal:
+    """A billed request's confirmation: it shows the price; y sends."""
+    confirm: ConfirmModal = await wait_for_screen(pilot, ConfirmModal)
+    assert confirm.price
+    await pilot.press("y")
+    return confirm
 
 
 async def test_create_form_shows_client_errors_then_succeeds() -> None:
@@ -43,6 +51,8 @@ async def test_create_form_shows_client_errors_then_succeeds() -> None:
         form.set_value("size", "30")
         form.set_value("region", "us-east")
         await pilot.press("ctrl+s")
+        confirm = await confirm_price(pilot)
+        assert "price not given (the API lists no volume prices)" in confirm.price
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         assert volume_labels(app) == before | {"scratch-1"}
@@ -64,6 +74,7 @@ async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
         form = modal.model_form
         form.set_value("size", str(item["size"] - 1))  # the server refuses to shrink
         await pilot.press("ctrl+s")
+        await confirm_price(pilot)
         for _ in range(5):
             await pilot.pause()
         assert app.screen is modal
@@ -71,6 +82,7 @@ async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
         assert form.values()["size"] == str(item["size"] - 1)
         form.set_value("size", str(item["size"] + 10))
         await pilot.press("ctrl+s")
+        await confirm_price(pilot)
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         stored = app.session.simulator.store.get("volumes.volumes", item["id"])
@@ -201,6 +213,7 @@ async def test_a_mysql_database_is_created_from_the_offered_engines() -> None:
         form.set_value("region", (await options_of(pilot, form, "region"))[0])
         form.set_value("type", (await options_of(pilot, form, "type"))[0])
         await pilot.press("ctrl+s")
+        await confirm_price(pilot)
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         rows = app.session.simulator.store.rows("databases.instances")
@@ -241,7 +254,9 @@ async def test_object_acl_form_opens_on_the_current_acl() -> None:
         detail = app.screen
         detail.query_one("#detail-tabs", TabbedContent).active = "tab-child-0"  # Objects
         await settle(pilot)
-        objects = detail.query_one("#child-0", ResourceListPane)
+        objects = detail.query_one("#child-0", BucketBrowserPane)
+        objects.open_folder("site/")  # the Objects tab browses folders (issue 11)
+        await settle(pilot)
         assert objects.table.move_cursor("site/index.html")
         objects.table.focus()
         await pilot.press("a")

@@ -36,6 +36,7 @@ SCRIPTS = ResourceSpec(
                 FieldSpec("updated", "Updated", "datetime"),
             ),
         ),
+        Section("Fields", (FieldSpec("script", "Asks for", "udf"),)),
         Section("Content", (FieldSpec("script", "Script", "block"),)),
     ),
     actions=(
@@ -59,9 +60,19 @@ SCRIPTS = ResourceSpec(
             owner_only=True,
         ),
         Action(
+            "deployscripts.edit_script",
+            "Edit script",
+            "deployscripts.update",
+            key="E",
+            screen="deployscripts.edit_script",
+            description="Edit the script text in $VISUAL/$EDITOR, then confirm",
+            owner_only=True,
+        ),
+        Action(
             "deployscripts.delete",
             "Delete",
             "deployscripts.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             description="Delete a private script",

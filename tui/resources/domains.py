@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.tags import tag_action
 
 RECORDS = ResourceSpec(
     id="domains.records",
@@ -62,6 +63,7 @@ RECORDS = ResourceSpec(
             "domains.record_delete",
             "Delete",
             "domains.records.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             description="Delete the record",
@@ -160,6 +162,15 @@ DOMAINS = ResourceSpec(
             description="Change the domain's settings",
         ),
         Action(
+            "domains.zone_edit",
+            "Edit as zone file",
+            "domains.records.create",  # a change: read-only modes and grants treat it as one
+            key="E",
+            screen="domains.zone_edit",
+            refuse_when=(("type", "slave", "a slave zone's records come from its masters"),),
+            description="Edit the records as a zone file in $EDITOR; review the plan, apply",
+        ),
+        Action(
             "domains.clone",
             "Clone",
             "domains.clone",
@@ -172,10 +183,12 @@ DOMAINS = ResourceSpec(
             "domains.delete",
             "Delete",
             "domains.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Delete the domain and all its records (irreversible)",
         ),
+        tag_action("domains", "domains.update"),
     ),
     transitional=frozenset(),
     copy_fields=("domain", "id"),

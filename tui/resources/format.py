@@ -167,6 +167,10 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
     if kind == "block":
         lines = value if isinstance(value, list | tuple) else str(value).splitlines()
         return "\n".join(_one_line(str(line)).rstrip() for line in lines)
+    if kind == "udf":
+        from tui.resources.udf import preview  # udf reads this module's secret words
+
+        return preview(value)
     if kind == "json":
         return _structured(value)
     if isinstance(value, Mapping):
