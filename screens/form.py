@@ -276,7 +276,8 @@ class FormModal(RequestModal):
             # never awaited behind.
             await self._load(names, source)
 
-        self.run_worker(load, group=f"choices-{key}", exclusive=True)
+        # Textual types the callable form as Coroutine[None, None, ...]; an async def is Any.
+        self.run_worker(load, group=f"choices-{key}", exclusive=True)  # type: ignore[arg-type]
 
     def on_select_changed(self, event: Select.Changed) -> None:
         # Choices that depend on this field (an instance's configs) follow it.
