@@ -16,6 +16,7 @@ Bindings:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -28,8 +29,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Select, Static
 
-from tui.api.errors import ApiError, CloudError
+from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
+from tui.resources.expansions import EXPANSIONS, expanded
 from tui.resources.forms import (
     ChoiceSource,
     FormField,
@@ -39,6 +41,7 @@ from tui.resources.forms import (
     field_errors,
     irreversible_changes,
 )
+from tui.resources.pricing import Quote
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -48,6 +51,15 @@ LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[s
 """Loads the ``(text, value)`` options of one choice source, given the form's current values
 (some choices depend on another field: the configs of the instance chosen above). Raises
 ``LookupError`` while that field is empty."""
+
+PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
+"""What a body will cost (None: not billed); shown on the confirmation before sending."""
+
+LoadRecord = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
+"""Reads one record: ``(operation, path parameters) -> JSON`` (a chosen deployment script)."""
+
+LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
+"""Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +121,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         self.submit = submit
         self.request_line = request_line
         self.sending = False
+        self.maybe_sent = False
+        """A send's answer was lost: the server may have acted, so sending again asks first."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -157,19 +171,52 @@ class RequestModal(ModalScreen[FormOutcome | None]):
 
     async def _send(self, body: dict[str, Any]) -> None:
         try:
+            if self.maybe_sent and not await self._confirm_resend(body):
+                return
             if not await self.confirm_before_send(body):
                 return
             answer = await self.submit(body)
-        except ApiError as error:
-            self.show_api_error(error)
         except CloudError as error:
-            self.show_general([describe_error(error)])
+            if may_have_been_carried_out(error):
+                self._answer_lost(error)
+            elif isinstance(error, ApiError):
+                self.show_api_error(error)
+            else:
+                self.show_general([describe_error(error)])
         else:
             self.dismiss(FormOutcome(body, answer))
         finally:
             self.sending = False
-            if self.is_mounted:
-                self.query_one("#form-send", Button).disabled = False
+            # Dismissed by now on success: its buttons may already be gone.
+            for button in self.query("#form-send").results(Button):
+                button.disabled = False
+
+    def _answer_lost(self, error: CloudError) -> None:
+        """The server may have acted: say so, keep every input, refresh the lists behind."""
+        self.maybe_sent = True
+        self.show_general([describe_error(error)])
+        if hasattr(self.app, "changes"):
+            self.app.changes += 1
+        refresh = getattr(self.app, "refresh_covered_lists", None)
+        if refresh is not None:
+            refresh()
+
+    async def _confirm_resend(self, body: dict[str, Any]) -> bool:
+        """Ask before sending again what the server may already have carried out."""
+        from screens.confirm import ConfirmModal, request_preview
+
+        method, _, path = self.request_line.partition(" ")
+        modal = ConfirmModal(
+            f"{self.title_text}: send again?",
+            "The last send may have been carried out (its answer was lost). Check the list "
+            "first: sending again may do it twice.",
+            request_preview(method, path, body),
+            confirm_label="Send again",
+        )
+        confirmed: bool = await self.app.push_screen_wait(modal)
+        if confirmed:
+            self.maybe_sent = False
+        return bool(confirmed)
 
     def action_cancel(self) -> None:
         """Close without sending."""
@@ -195,6 +242,9 @@ class FormModal(RequestModal):
         values: Prefilled values.
         edit: True for an edit form: only changed fields are sent.
         load_choices: Loads choices of fields whose options come from the API.
+        load_items: Loads the items behind choices that come with facts (choosers).
+        quote: Prices a body: a billed request is confirmed with its price first.
+        load_record: Reads a chosen record whose fields add inputs (a script's UDFs).
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
         context: The item the form is about (its fields decide rules with no input of their
             own: a DNS record's type in its edit form).
@@ -210,6 +260,9 @@ class FormModal(RequestModal):
         values: Mapping[str, Any] | None = None,
         edit: bool = False,
         load_choices: LoadChoices | None = None,
+        load_items: LoadItems | None = None,
+        quote: PriceQuote | None = None,
+        load_record: LoadRecord | None = None,
         name: str = "",
         context: Mapping[str, Any] | None = None,
     ) -> None:
@@ -222,6 +275,14 @@ class FormModal(RequestModal):
         self.initial = dict(values or {})
         self.edit = edit
         self.load_choices = load_choices
+        self.load_items = load_items
+        self.quote = quote
+        self.load_record = load_record
+        self._expand_to: dict[str, Any] = {}
+        """Field -> the choice whose inputs should be shown (the latest one)."""
+        self._expanded: dict[str, Any] = {}
+        """Field -> the choice whose inputs are shown."""
+        self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
@@ -280,23 +341,59 @@ class FormModal(RequestModal):
         self.run_worker(load, group=f"choices-{key}", exclusive=True)  # type: ignore[arg-type]
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        # Choices that depend on this field (an instance's configs) follow it.
-        if self.load_choices is None or not hasattr(self, "_sources"):
-            return
         changed = next(
             (f.name for f in self.form.fields if event.select.id == self.model_form.id_of(f.name)),
             None,
         )
         if changed is None:
             return
+        if changed in EXPANSIONS and self.load_record is not None:
+            # A chosen script's own inputs replace the previous script's.
+            self._expand_to[changed] = None if event.value is Select.NULL else event.value
+            # Not exclusive: cancelling a worker halfway through replacing rows would leave the
+            # inputs and the form apart. Runs queue on a lock and each applies the latest choice.
+            self.run_worker(self._expand(changed), group=f"expand-{changed}")
+        # Choices that depend on this field (an instance's configs) follow it.
+        if self.load_choices is None or not hasattr(self, "_sources"):
+            return
         for key, source in self._sources.items():
             if changed in source.depends_on:
                 self._reload(key)
 
+    async def _expand(self, name: str) -> None:
+        async with self._expand_lock:
+            value = self._expand_to.get(name)
+            if name in self._expanded and self._expanded[name] == value:
+                return  # an earlier run already applied this choice
+            await self._apply_expansion(name, value)
+            self._expanded[name] = value
+
+    async def _apply_expansion(self, name: str, value: Any) -> None:
+        assert self.load_record is not None
+        expansion = EXPANSIONS[name]
+        fields: tuple[FormField, ...] = ()
+        note = ""
+        if value is not None:
+            try:
+                record = await self.load_record(expansion.endpoint, {expansion.param: value})
+            except CloudError as error:
+                note = f"Its fields could not be loaded: {describe_error(error)}"
+            else:
+                fields = expansion.fields(record)
+                note = " ".join(expansion.problems(record))
+        self.form = expanded(self.form, name, expansion.prefix, fields)
+        await self.model_form.set_extra_fields(expansion.prefix, name, fields, self.form)
+        self.model_form.show_note(name, note)
+
     async def _load(self, names: list[str], source: ChoiceSource) -> None:
         assert self.load_choices is not None
+        items: list[dict[str, Any]] | None = None
         try:
-            options = await self.load_choices(source, self.model_form.values())
+            if source.facts is not None and self.load_items is not None:
+                items = await self.load_items(source, self.model_form.values())
+                options = [source.option(item) for item in items]
+            else:
+                options = await self.load_choices(source, self.model_form.values())
         except CloudError as error:
             for name in names:
                 self.model_form.choices_failed(name, describe_error(error))
@@ -311,7 +408,7 @@ class FormModal(RequestModal):
                 self.model_form.choices_failed(name, f"they depend on {error}")
             return
         for name in names:
-            self.model_form.set_choices(name, options)
+            self.model_form.set_choices(name, options, items=items)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""
@@ -335,21 +432,34 @@ class FormModal(RequestModal):
         return result.body
 
     async def confirm_before_send(self, body: dict[str, Any]) -> bool:
-        """Values that cannot be undone (a script made public) need the name typed first."""
+        """A billed request shows its price first; a value that cannot be undone (a script made
+        public) needs the name typed."""
         from screens.confirm import ConfirmModal, request_preview
 
         warnings = irreversible_changes(self.form, body)
-        if not warnings:
+        quote = await self.quote(body) if self.quote is not None else None
+        if not warnings and quote is None:
             return True
-        typed = self.name_text or str(body.get("label") or "") or "yes"
         method, _, path = self.request_line.partition(" ")
-        modal = ConfirmModal(
-            f"{self.title_text}: this cannot be undone",
-            " ".join(warnings),
-            request_preview(method, path, body),
-            typed=typed,
-            confirm_label=self.send_label,
-        )
+        price = quote.text() if quote is not None else ""
+        if warnings:
+            typed = self.name_text or str(body.get("label") or "") or "yes"
+            modal = ConfirmModal(
+                f"{self.title_text}: this cannot be undone",
+                " ".join(warnings),
+                request_preview(method, path, body),
+                typed=typed,
+                confirm_label=self.send_label,
+                price=price,
+            )
+        else:
+            modal = ConfirmModal(
+                f"{self.title_text}?",
+                "This is billed. Check the price, then confirm.",
+                request_preview(method, path, body),
+                confirm_label=self.send_label,
+                price=price,
+            )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)
 

@@ -6,9 +6,10 @@ from typing import Any
 
 from rich.text import Text
 from textual.widget import Widget
-from textual.widgets import Input, Select, TextArea
+from textual.widgets import Input, Select, SelectionList, TextArea
 
 from tui.resources.forms import FormField
+from widgets.chooser_field import ChooserSelect
 from widgets.switches import YesNo
 
 INPUT_TYPES = {"int": "integer", "float": "number"}
@@ -35,15 +36,19 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         chosen: Any = value if value not in (None, "") else None
         if chosen is None and f.default is not None and any(v == f.default for _, v in options):
             chosen = f.default
+        texts = [(Text(t), v) for t, v in options]
+        select_args: dict[str, Any] = {
+            "prompt": prompt,
+            "allow_blank": not f.required or chosen is None,
+            "value": chosen if chosen is not None else Select.NULL,
+            "id": wid,
+            "compact": True,
+        }
         out: list[Widget] = [
-            Select(
-                [(Text(t), v) for t, v in options],
-                prompt=prompt,
-                allow_blank=not f.required or chosen is None,
-                value=chosen if chosen is not None else Select.NULL,
-                id=wid,
-                compact=True,
-            )
+            # Choices with facts: a searchable table instead of a bare drop-down.
+            ChooserSelect(texts, title=f.title, facts=f.source.facts, **select_args)
+            if f.source is not None and f.source.facts is not None
+            else Select(texts, **select_args)
         ]
         if f.source is not None:
             # Shown instead of the list if the choices cannot be loaded.
@@ -57,6 +62,13 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
                 )
             )
         return out
+    if f.kind == "multi":
+        ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
+        return [
+            SelectionList[Any](
+                *((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True
+            )
+        ]
     if f.kind in ("json", "multiline", "lines"):
         return [TextArea(text, soft_wrap=True, id=wid, compact=True)]
     return [

@@ -26,10 +26,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
+from widgets.chooser_field import ChooserSelect
 from widgets.form_inputs import inputs_for
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
@@ -104,6 +105,8 @@ class ModelForm(VerticalScroll):
         self._hidden: set[str] = set()
         self._headings: dict[str, str] = {}
         """Group heading id -> the group it heads."""
+        self._extra = 0
+        """Sets of inputs added after composing (their ids stay unique across replacements)."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -272,6 +275,38 @@ class ModelForm(VerticalScroll):
         given = f.name in self._values
         return inputs_for(f, self._ids[f.name], self._values.get(f.name), given=given)
 
+    async def set_extra_fields(
+        self, prefix: str, after: str, fields: tuple[FormField, ...], form: FormSpec
+    ) -> None:
+        """Replace the inputs named ``prefix...`` with ``fields``, shown after input ``after``.
+
+        Args:
+            prefix: Name prefix of the inputs being replaced (a script's answers).
+            after: The input they follow (the script choice).
+            fields: The new inputs (their defaults prefilled).
+            form: The whole form with them (the screen's, so both agree).
+        """
+        for old in [f for f in self.form.fields if f.name.startswith(prefix)]:
+            await self.query_one(f"#row-{self._ids.pop(old.name)}").remove()
+        for header in self.query(".form-extra-group"):
+            if header.name == prefix:
+                await header.remove()
+        self.form = form
+        self._extra += 1
+        for index, f in enumerate(fields):
+            self._ids[f.name] = f"field-x{self._extra}-{index}"
+            if f.default is not None:
+                self._values.setdefault(f.name, f.default)
+        if not fields:
+            return
+        rows: list[Widget] = []
+        group = fields[0].group
+        if group:
+            header = Static(Text(group), classes="form-group form-extra-group", name=prefix)
+            rows.append(header)
+        rows.extend(self._row(f) for f in fields)
+        await self.mount_all(rows, after=self.query_one(f"#row-{self._ids[after]}"))
+
     # -- reading and writing values ---------------------------------------------------------
 
     def id_of(self, name: str) -> str:
@@ -292,6 +327,8 @@ class ModelForm(VerticalScroll):
             widget = self.widget_for(f.name)
             if isinstance(widget, Checkbox):
                 out[f.name] = widget.value
+            elif isinstance(widget, SelectionList):
+                out[f.name] = list(widget.selected)
             elif isinstance(widget, Select):
                 out[f.name] = None if widget.value is Select.NULL else widget.value
             elif isinstance(widget, TextArea):
@@ -305,6 +342,10 @@ class ModelForm(VerticalScroll):
         widget = self.widget_for(name)
         if isinstance(widget, Checkbox):
             widget.value = bool(value)
+        elif isinstance(widget, SelectionList):
+            widget.deselect_all()
+            for chosen in value or []:
+                widget.select(chosen)
         elif isinstance(widget, Select):
             widget.value = Select.NULL if value is None else value
         elif isinstance(widget, TextArea):
@@ -313,12 +354,28 @@ class ModelForm(VerticalScroll):
             widget.value = "" if value is None else str(value)
 
     def set_choices(
-        self, name: str, options: list[tuple[str, Any]], *, prompt: str | None = None
+        self,
+        name: str,
+        options: list[tuple[str, Any]],
+        *,
+        prompt: str | None = None,
+        items: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Fill the choice list of ``name`` (keeping a prefilled value that is still offered)."""
+        """Fill the choice list of ``name`` (keeping a prefilled value that is still offered).
+
+        Args:
+            name: The input.
+            options: ``(text, value)`` options.
+            prompt: Text shown while nothing is chosen.
+            items: The items behind the options: a chooser shows their facts.
+        """
         widget = self.query_one(f"#{self._ids[name]}", Select)
-        current = widget.value
         f = self.form.field(name)
+        if isinstance(widget, ChooserSelect) and f is not None and f.source is not None:
+            widget.set_items(items if items is not None else [], f.source.option)
+            if items is None:
+                widget.table = None  # the option texts alone
+        current = widget.value
         if current is not Select.NULL and all(v != current for _t, v in options):
             options = [(str(current), current), *options]
         widget.set_options([(Text(t), v) for t, v in options])
@@ -362,6 +419,10 @@ class ModelForm(VerticalScroll):
         error.set_class(not message, "-hidden")
         row.set_class(bool(message), "-invalid")
 
+    def show_note(self, name: str, message: str) -> None:
+        """Show ``message`` under the input ``name`` as an error line ('' clears it)."""
+        self._show_error(name, message)
+
     def error_text(self, name: str) -> str:
         """The error shown beside ``name`` ('' when none)."""
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)
@@ -399,6 +460,9 @@ class ModelForm(VerticalScroll):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self._changed(event.select)
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[Any]) -> None:
+        self._clear_error_of(event.selection_list)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self._changed(event.checkbox)

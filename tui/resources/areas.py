@@ -181,6 +181,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "r": "refresh",
     "json": "json",
     "back": "back",
+    "export": "export",
 }
 """Non-navigation ``:`` commands -> app action."""
 

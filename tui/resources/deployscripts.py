@@ -36,6 +36,7 @@ SCRIPTS = ResourceSpec(
                 FieldSpec("updated", "Updated", "datetime"),
             ),
         ),
+        Section("Fields", (FieldSpec("script", "Asks for", "udf"),)),
         Section("Content", (FieldSpec("script", "Script", "block"),)),
     ),
     actions=(
@@ -62,6 +63,7 @@ SCRIPTS = ResourceSpec(
             "deployscripts.delete",
             "Delete",
             "deployscripts.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             description="Delete a private script",

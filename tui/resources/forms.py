@@ -32,14 +32,27 @@ from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
 from tui.models.rules import NOT_SENT, When
+from tui.resources import choosers
+from tui.resources.choosers import Facts
 from tui.resources.form_rules import deciding_values, hidden_names, required_now
 from tui.resources.spec import dig
 
 FieldKind = Literal[
-    "text", "int", "float", "bool", "choice", "secret", "list", "lines", "json", "multiline"
+    "text",
+    "int",
+    "float",
+    "bool",
+    "choice",
+    "secret",
+    "list",
+    "lines",
+    "json",
+    "multiline",
+    "multi",
 ]
 """Input kinds: ``list`` is comma-separated values, ``lines`` one value per line (SSH keys may
-contain commas); ``lines``, ``json`` and ``multiline`` use a text area."""
+contain commas); ``lines``, ``json`` and ``multiline`` use a text area; ``multi`` picks any
+number of fixed :attr:`FormField.choices` (sent comma-separated, as a script's ``manyof``)."""
 
 MAX_REPEATED_GROUPS = 3
 """Lists of objects with at most this many entries start with that many rows shown; longer
@@ -82,6 +95,8 @@ class ChoiceSource:
         each: A list field of the item whose entries are the options (``{each}`` in
             :attr:`value` and :attr:`label`): an instance's addresses.
         each_match: Pattern an entry must match to be offered (private addresses only).
+        facts: Columns of facts beside each choice: the form offers a searchable table
+            (:mod:`tui.resources.choosers`) instead of a bare list.
     """
 
     endpoint: str
@@ -122,6 +137,8 @@ class ChoiceSource:
             same_as={k: local(v) for k, v in self.same_as.items()},
             form_params={k: local(v) for k, v in self.form_params.items()},
         )
+
+    facts: Facts | None = None
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -178,11 +195,22 @@ class _Lenient(dict[str, Any]):
 
 
 CHOICE_SOURCES: dict[str, ChoiceSource] = {
-    "region": ChoiceSource("compute.regions.list", label="{id} — {label}"),
-    "type": ChoiceSource("compute.types.list", label="{id} — {label}"),
-    "image": ChoiceSource("images.list", label="{id} — {label}", where=("status", "available")),
-    "kernel": ChoiceSource("compute.kernels.list", label="{id} — {label}"),
-    "stackscript_id": ChoiceSource("deployscripts.list", label="{label} (#{id})"),
+    "region": ChoiceSource(
+        "compute.regions.list", label="{id} — {label}", facts=choosers.REGION_FACTS
+    ),
+    "type": ChoiceSource("compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS),
+    "image": ChoiceSource(
+        "images.list",
+        label="{id} — {label}",
+        where=("status", "available"),
+        facts=choosers.IMAGE_FACTS,
+    ),
+    "kernel": ChoiceSource(
+        "compute.kernels.list", label="{id} — {label}", facts=choosers.KERNEL_FACTS
+    ),
+    "stackscript_id": ChoiceSource(
+        "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS
+    ),
     "engine": ChoiceSource(
         "databases.engines.list",
         value="{engine}/{version}",
@@ -192,25 +220,31 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     "k8s_version": ChoiceSource("k8s.versions.list"),
     "cluster": ChoiceSource("object_storage.clusters.list", label="{id} — {region}"),
     "compute_id": ChoiceSource(
-        "compute.instances.list", label="{label} (#{id}, {region})", same_as={"region": "region"}
+        "compute.instances.list",
+        label="{label} (#{id}, {region})",
+        same_as={"region": "region"},
+        facts=choosers.INSTANCE_FACTS,
     ),
     "config_id": ChoiceSource(
         "compute.configs.list",
         label="{label} (#{id})",
         params={"computeId": "computeId"},
         form_params={"computeId": "compute_id"},
+        facts=choosers.CONFIG_FACTS,
     ),
     "disk_id": ChoiceSource(
         "compute.disks.list",
         label="{label} (#{id})",
         params={"computeId": "computeId"},
         form_params={"computeId": "compute_id"},
+        facts=choosers.DISK_FACTS,
     ),
     "volume_id": ChoiceSource(
         "compute.volumes.list",
         label="{label} (#{id})",
         params={"computeId": "computeId"},
         form_params={"computeId": "compute_id"},
+        facts=choosers.VOLUME_FACTS,
     ),
     # A balancer's backend: an instance's private IPv4 (in the balancer's region when known).
     "private_address": ChoiceSource(
@@ -767,6 +801,8 @@ def initial_values(form: FormSpec, item: Mapping[str, Any] | None) -> dict[str, 
 
 
 def _blank(value: Any) -> bool:
+    if isinstance(value, list):
+        return not value  # a multi-choice with nothing chosen
     return value is None or (isinstance(value, str) and not value.strip())
 
 
@@ -777,6 +813,8 @@ def _convert(form_field: FormField, raw: Any) -> Any:
         return bool(raw)
     if kind == "choice":
         return raw
+    if kind == "multi":
+        return ",".join(str(v) for v in raw) if isinstance(raw, list | tuple) else str(raw)
     text = raw if isinstance(raw, str) else str(raw)
     if kind == "int":
         try:

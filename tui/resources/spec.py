@@ -25,10 +25,12 @@ ValueKind = Literal[
     "secret",
     "series",
     "block",
+    "udf",
 ]
 """How a value is formatted: ``mb``/``gb`` are sizes in those units, ``bytes`` raw bytes,
 ``series`` a list of ``{x, y}`` points (shown as a count and the latest value), ``block``
-preformatted text kept line by line (a script, a zone file's lines)."""
+preformatted text kept line by line (a script, a zone file's lines), ``udf`` a deployment
+script's text read for its user-defined fields (one line each)."""
 
 
 class _IsSet:
@@ -132,6 +134,8 @@ class Action:
         owner_only: Only the item's owner (``ResourceSpec.owner_field``) may run it.
         prefill: Form field -> item field, prefilled in a form that is not an edit (a
             pre-signed URL's object name).
+        bulk: The action runs on every marked row when rows are marked (one confirmation
+            listing the targets, then one request per item); otherwise on the cursor row only.
     """
 
     id: str
@@ -150,6 +154,7 @@ class Action:
     caution_when: tuple[tuple[str, Any, str], ...] = ()
     owner_only: bool = False
     prefill: Mapping[str, str] = field(default_factory=dict)
+    bulk: bool = False
 
 
 @dataclass(frozen=True)
