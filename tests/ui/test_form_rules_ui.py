@@ -44,8 +44,14 @@ async def offered_exactly(pilot: Any, form: ModelForm, name: str, wanted: set[st
 
 
 async def sent(pilot: Any, modal: FormModal) -> None:
-    """Wait until the form closed after sending; fail with what it shows if it stays open."""
+    """Wait until the form closed after sending (a billed request's price confirmation is
+    accepted with y); fail with what the form shows if it stays open."""
+    from screens.confirm import ConfirmModal
+
     for _ in range(100):
+        top = pilot.app.screen
+        if isinstance(top, ConfirmModal) and top.price and not top.typed:
+            await pilot.press("y")
         if not modal.is_attached:
             await settle(pilot)
             return
