@@ -25,6 +25,7 @@ from tui.resources.availability import UserContext, cautions, field_locks
 from tui.resources.expansions import with_expansions
 from tui.resources.forms import (
     ChoiceSource,
+    asks_only_per_item,
     display_value,
     form_for,
     initial_values,
@@ -304,8 +305,7 @@ async def _asks_something(ctx: ActionContext) -> bool:
     (``several_only``) and none offers more than one: the action is then a confirmation."""
     assert ctx.action.form is not None
     form = form_for(ctx.action.form)
-    several_only: frozenset[str] = getattr(form.model, "several_only", frozenset())
-    if not form.fields or any(f.name not in several_only for f in form.fields):
+    if not form.fields or not asks_only_per_item(form):
         return True
     for f in form.fields:
         if f.source is None:

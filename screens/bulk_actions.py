@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.api.endpoints import REGISTRY
 from tui.bulk import BulkItem, BulkRun, Summary, plan, summarize, tag_body
+from tui.resources.forms import asks_only_per_item, form_for
 from tui.resources.spec import Action, ResourceSpec, dig
 from tui.resources.tags import TAG_EDIT_SCREEN
 
@@ -107,7 +108,7 @@ async def run_bulk(
         tag = await app.push_screen_wait(TagPrompt(f"Tag {what}", _carried(items)))
         if tag is None:
             return False
-    elif action.screen or action.form:
+    elif action.screen or (action.form and not asks_only_per_item(form_for(action.form))):
         app.notify(
             f"{action.label} runs on one {spec.singular} at a time; unmark to use it.",
             title=action.label,

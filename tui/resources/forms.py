@@ -676,6 +676,15 @@ def _leaf(
     return FormField(path, title, "json", **common)
 
 
+def asks_only_per_item(form: FormSpec) -> bool:
+    """True when every input of ``form`` is a per-item choice asked only among several
+    (``several_only``: a reboot's configuration profile). Such a form is a plain confirmation
+    when no choice offers more than one value, and is left out when the action runs on marked
+    rows (each item gets the server's default: the profile it last booted)."""
+    several_only: frozenset[str] = getattr(form.model, "several_only", frozenset())
+    return all(f.name in several_only for f in form.fields)
+
+
 @cache
 def form_for(model_ref: str | type[BaseModel]) -> FormSpec:
     """The form of a request model.
