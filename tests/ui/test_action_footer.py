@@ -51,6 +51,6 @@ async def test_the_footer_says_when_keys_are_cut_off_and_names_help() -> None:
         footer = app.screen.query_one(ActionFooter)
         assert footer.has_class("-overflow")
         assert "? all keys" in str(footer.query_one(".footer-more").render())
-        await pilot.resize_terminal(220, 60)
+        await pilot.resize_terminal(300, 60)  # every instance key fits
         await settle(pilot)
         assert not footer.has_class("-overflow")
