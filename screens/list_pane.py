@@ -81,6 +81,7 @@ class ResourceListPane(RefreshingPane):
         """True while a load or refresh runs (not Textual's ``loading``: that would hide the
         table behind a spinner and ignore keys for the whole refresh)."""
         self._quick: int = 0
+        self.focus_query = ""  # an overview attention row's items (screens.attention)
         self._binding_state: tuple[Any, ...] | None = None
         self._full_at = 0.0
         self._polled_at: dict[Hashable, float] = {}
@@ -299,6 +300,8 @@ class ResourceListPane(RefreshingPane):
         if table.filter_text:
             text.append("  filter: ")
             text.append(table.filter_text)  # literal: what the user typed
+        if self.focus_query:
+            text.append(f"  showing {self.focus_query} (escape: all)")  # literal text
         quick = self._quick_value()
         if quick:
             text.append(f"  {self.spec.quick_filter[0]}: {quick}")  # type: ignore[index]
@@ -409,7 +412,7 @@ class ResourceListPane(RefreshingPane):
             )
             return True if enabled else None
         if action == "clear_filter":
-            return self.filter_input.has_focus or bool(self.table.filter_text)
+            return self.filter_input.has_focus or bool(self.table.filter_text or self.focus_query)
         return True
 
     def _target(self, action: Action) -> dict[str, Any] | None:
@@ -425,6 +428,11 @@ class ResourceListPane(RefreshingPane):
         self.filter_input.value = ""
         self.filter_input.add_class("-hidden")
         self.table.set_filter("")
+        if self.focus_query:
+            self.focus_query = ""
+            self.set_quick_filter(None) if self.spec.quick_filter else self.table.set_predicate(
+                None
+            )
         self.table.focus()
         self._update_header()
         self._update_message()

@@ -41,6 +41,11 @@ def _parser() -> argparse.ArgumentParser:
         default="unrestricted",
         help="demo mode only: act as this simulated user",
     )
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="browse without being able to change anything (every mutating action is greyed)",
+    )
     parser.add_argument("--demo-scale", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--demo-latency", type=float, default=0.0, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -237,7 +242,7 @@ def cmd_app(args: argparse.Namespace) -> int:
         demo = Session.for_demo(
             settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency, lazy=True
         )
-        return run_app(settings, demo)
+        return run_app(settings, demo, read_only=args.read_only)
     from tui.api.client import InsecureBaseUrl, validate_base_url
     from tui.auth import resolve_token
 
@@ -259,7 +264,8 @@ def cmd_app(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from tui.app import run_app
 
-    return run_app(settings, session, profile_name=name, base_url=base_url)
+    read_only = args.read_only or bool(profile is not None and profile.read_only)
+    return run_app(settings, session, profile_name=name, base_url=base_url, read_only=read_only)
 
 
 def main(argv: list[str] | None = None) -> int:

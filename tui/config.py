@@ -45,6 +45,8 @@ class Profile(BaseModel):
 
     base_url: str
     """API base URL ending in /v4 (https, or http to 127.0.0.1/localhost only)."""
+    read_only: bool = False
+    """Open every session of this profile read-only (nothing can be changed from the app)."""
 
 
 class RefreshSettings(BaseModel):
@@ -83,6 +85,8 @@ class Settings(BaseModel):
     """Seconds to wait for an answer."""
     keymap: dict[str, str] = Field(default_factory=dict)
     """Binding id -> keys, e.g. {"app.quit" = "ctrl+q,f10"}."""
+    start_area: str = "overview"
+    """Area the app opens on (overview, instances, volumes, ...)."""
 
     @field_validator("profiles")
     @classmethod

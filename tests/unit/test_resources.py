@@ -100,7 +100,22 @@ def test_action_ids_and_keys_are_unique_per_spec() -> None:
     ids = [a.id for s in SPECS.values() for a in s.actions]
     # The MySQL create action appears on the all-engines list and on the MySQL list.
     assert len(set(ids)) == len(ids) - 1
-    reserved = {"r", "y", "J", "o", "O", "j", "k", "g", "G", "slash", "/", "?", ":"}
+    reserved = {
+        "r",
+        "y",
+        "J",
+        "o",
+        "O",
+        "j",
+        "k",
+        "g",
+        "G",
+        "b",
+        "slash",
+        "/",
+        "?",
+        ":",
+    }  # b: bookmark
     for spec in SPECS.values():
         keys = [a.key for a in spec.actions if a.key]
         assert len(keys) == len(set(keys)), spec.id
@@ -113,7 +128,7 @@ def test_contract_action_ids_of_complete_areas() -> None:
         "compute.create": "n",
         "compute.edit": "e",
         "compute.delete": "d",
-        "compute.boot": "b",
+        "compute.boot": "B",
         "compute.reboot": "R",
         "compute.shutdown": "S",
         "compute.resize": "z",

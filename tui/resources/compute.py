@@ -122,7 +122,7 @@ INSTANCES = ResourceSpec(
             "compute.boot",
             "Boot",
             "compute.instances.boot",
-            key="b",
+            key="B",
             allowed_statuses=("offline", "stopped"),
             description="Power on",
             confirm="confirm",

@@ -1,0 +1,225 @@
+"""``:overview``, the landing area: counts, what needs attention, estimated monthly cost.
+
+The areas' lists load in parallel (bounded, see :func:`tui.overview.load_overview`) and each
+part is drawn as soon as it arrives; nothing waits for the slowest list and keys are never held
+(the drawing is coalesced to a few frames a second). Refresh follows the usual adaptive policy:
+fast while an instance changes state, slow otherwise, paused while the screen is not shown.
+
+Bindings:
+
+| Key | Id | Description |
+| :- | :- | :- |
+| enter | table.select | Open the list filtered to the attention row's items |
+| c | overview.cost | Estimated monthly cost by area and by tag |
+| r | overview.refresh | Load everything again |
+| ctrl+d / ctrl+u | overview.scroll_down / up | Scroll the page |
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from screens.refresh_timer import RefreshTimer
+from screens.shell import ShellScreen
+from tui.api.errors import CloudError
+from tui.overview import Attention, OverviewData, attention, counts, load_overview
+from tui.resources.rows import TableColumn, TableRow
+from widgets.resource_table import ResourceTable
+from widgets.table_messages import Selected
+
+REDRAW_EVERY = 0.15
+"""Seconds between two redraws while parts stream in (every chunk would redraw 100 times)."""
+
+ATTENTION_COLUMNS = (
+    TableColumn("Needs attention", None),
+    TableColumn("Filter", None),
+)
+
+
+def attention_row(index: int, item: Attention) -> TableRow:
+    """One attention row: what and how many, and the filter it opens the list with."""
+    cells = (item.text(), f":{item.area_id}  {item.query}")
+    return TableRow(index, cells, (index, item.query), "warn", " ".join(cells).lower())
+
+
+class OverviewScreen(ShellScreen):
+    """Counts, attention items and monthly cost of the whole account."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "cost", "Cost", id="overview.cost"),
+        Binding("r", "refresh", "Refresh", id="overview.refresh"),
+        Binding("ctrl+d", "scroll(1)", "Scroll", show=False, id="overview.scroll_down"),
+        Binding("ctrl+u", "scroll(-1)", "Scroll up", show=False, id="overview.scroll_up"),
+    ]
+
+    DEFAULT_CSS = """
+    OverviewScreen #overview-scroll { height: 1fr; }
+    OverviewScreen .ov-title { height: 1; padding: 0 1; background: $boost; text-style: bold; }
+    OverviewScreen .ov-heading { height: 1; padding: 0 1; margin-top: 1; text-style: bold; }
+    OverviewScreen .ov-block { height: auto; padding: 0 1; }
+    OverviewScreen .ov-muted { color: $text-muted; }
+    OverviewScreen #ov-attention { height: 2; }
+    """
+
+    def compose_content(self) -> ComposeResult:
+        yield Static(Text("Overview"), classes="ov-title", id="ov-title")
+        with VerticalScroll(id="overview-scroll", can_focus=False):
+            yield Static(Text("Loading…"), classes="ov-block", id="ov-counts")
+            yield Static(Text("Needs attention"), classes="ov-heading")
+            yield ResourceTable(ATTENTION_COLUMNS, id="ov-attention")
+            yield Static(classes="ov-block ov-muted", id="ov-attention-note")
+            yield Static(Text("Estimated monthly cost"), classes="ov-heading")
+            yield Static(Text("Loading…"), classes="ov-block", id="ov-cost")
+            yield Static(Text("Previous session"), classes="ov-heading", id="ov-previous-head")
+            yield Static(classes="ov-block ov-muted", id="ov-previous")
+
+    def on_mount(self) -> None:
+        self.data = OverviewData()
+        self.items: list[Attention] = []
+        self.loaded = False
+        self.error: CloudError | None = None
+        self._dirty = False
+        self._redraw_timer: Any = None
+        self.refresher = RefreshTimer(self, self.refresh_all)
+        self.refresher.configure()
+        self._show_previous()
+        self.refresh_all()
+        self.query_one("#ov-attention", ResourceTable).focus()
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def refresh_all(self) -> None:
+        """Load every part again (the timer, ``r`` and ``:refresh``)."""
+        self.run_worker(self._load, group="overview", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+
+    async def _load(self) -> None:
+        data = OverviewData()
+        if not self.loaded:
+            self.data = data  # the first load shows each part as it arrives
+        client = self.app.session.client  # type: ignore[attr-defined]
+        concurrency = max(2, min(6, client.max_concurrency // 2))
+        await load_overview(client, data, self._arrived, concurrency=concurrency)
+        self.data = data
+        self.loaded = True
+        self._redraw()
+        failed = set(data.errors) - {"types"}
+        busy = any(a.title.endswith("for over 30 min") for a in self.items) or any(
+            i.get("status") in ("provisioning", "booting", "rebooting", "shutting_down")
+            for i in data.items("instances")
+        )
+        if failed and len(failed) == len(data.errors) and not data.parts:
+            from tui.api.errors import TransportFailure
+
+            self.refresher.failed(
+                TransportFailure("GET", "/", "no part loaded", sent=False), transitional=busy
+            )
+        else:
+            self.refresher.succeeded(transitional=busy)
+
+    def _arrived(self, _part: str) -> None:
+        # Coalesce: a 10,000-instance list arrives in 100 chunks; redraw a few times a second.
+        self._dirty = True
+        if self._redraw_timer is None:
+            self._redraw_timer = self.set_timer(REDRAW_EVERY, self._redraw)
+
+    def on_screen_suspend(self) -> None:
+        self.refresher.set_visible(False, loaded=self.loaded)
+
+    def on_screen_resume(self) -> None:
+        self.refresher.set_visible(True, loaded=self.loaded)
+        self._show_previous()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        self._redraw_timer = None
+        self._dirty = False
+        if not self.is_mounted:
+            return
+        data = self.data
+        now = self.app.now()  # type: ignore[attr-defined]
+        self._show_counts(data)
+        self.items = attention(data, now)
+        self._show_attention(data)
+        self._show_cost(data)
+        pending = len(data.loading) + sum(1 for p in ("instances",) if not data.has(p))
+        title = Text("Overview", style="bold")
+        if not self.loaded and pending:
+            title.append("  loading…", style="italic")
+        self.query_one("#ov-title", Static).update(title)
+
+    def _show_counts(self, data: OverviewData) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for index, line in enumerate(counts(data)):
+            if index:
+                text.append("\n")
+            text.append(f"{line.area:<20}", style="bold")
+            if line.error:
+                text.append(f"  {line.error}", style="italic")
+            elif line.total is None:
+                text.append(f"  {line.detail or 'loading…'}", style="italic")
+            else:
+                text.append(f"{line.total:>7,}")
+                if line.detail:
+                    text.append(f"  {line.detail}")  # literal: statuses come from the API
+        self.query_one("#ov-counts", Static).update(text)
+
+    def _show_attention(self, data: OverviewData) -> None:
+        table = self.query_one("#ov-attention", ResourceTable)
+        rows = [attention_row(i, item) for i, item in enumerate(self.items)]
+        table.update_rows([r.key for r in rows], rows)
+        table.styles.height = min(len(rows), 10) + 1 if rows else 1
+        note = self.query_one("#ov-attention-note", Static)
+        waiting = [p for p in ("instances", "volumes", "databases", "managed") if not data.has(p)]
+        if not rows and waiting and not self.loaded:
+            note.update(Text("Looking…"))
+        elif not rows:
+            note.update(Text("Nothing needs attention."))
+        else:
+            note.update(Text("enter opens the list filtered to those items"))
+
+    def _show_cost(self, data: OverviewData) -> None:
+        from tui.overview_cost import cost_lines
+
+        self.query_one("#ov-cost", Static).update(Text(cost_lines(data, brief=True)))
+
+    def _show_previous(self) -> None:
+        log: Any = getattr(self.app, "activity", None)
+        previous = log.previous[:3] if log is not None else []
+        text = Text("\n".join(e.summary() for e in previous) if previous else "")
+        self.query_one("#ov-previous", Static).update(text)
+        self.query_one("#ov-previous", Static).display = bool(previous)
+        self.query_one("#ov-previous-head", Static).display = bool(previous)
+
+    # -- actions ----------------------------------------------------------------------------
+
+    @on(ResourceTable.Selected, "#ov-attention")
+    def _selected(self, event: Selected) -> None:
+        event.stop()
+        index = event.key
+        if isinstance(index, int) and 0 <= index < len(self.items):
+            from screens.attention import show_attention
+
+            show_attention(self.app, self.items[index])
+
+    def action_refresh(self) -> None:
+        """Load everything again."""
+        self.refresh_all()
+
+    def action_scroll(self, pages: int) -> None:
+        """Scroll the page by half a screen."""
+        scroll = self.query_one("#overview-scroll", VerticalScroll)
+        scroll.scroll_relative(y=pages * max(1, scroll.size.height // 2), animate=False)
+
+    def action_cost(self) -> None:
+        """The estimated monthly cost by area and by tag."""
+        from screens.overview_cost import CostScreen
+
+        self.app.push_screen(CostScreen(self.data))
