@@ -2,7 +2,7 @@
 
 Each benchmark runs in its own process, so one's memory or imports never colour another's.
 
-Run: .venv/bin/python benchmarks/run_all.py [--only list,app,startup,requests,memory]
+Run: .venv/bin/python benchmarks/run_all.py [--only list,app,startup,requests,memory,overview]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ BENCHMARKS: dict[str, list[str]] = {
     "startup": ["bench_startup.py", "--runs", "7"],
     "requests": ["bench_requests.py"],
     "memory": ["bench_memory.py", "--cycles", "1000"],
+    "overview": ["bench_overview.py", "--runs", "3"],
 }
 """Name -> script and arguments (repeats chosen so that all five fit in 5 minutes)."""
 

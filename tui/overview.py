@@ -16,10 +16,10 @@ from typing import Any
 
 from tui.resources.areas import SPECS
 from tui.resources.format import human_size
-from tui.resources.spec import TRANSITIONAL_STATUSES, dig
+from tui.resources.rows import item_key_of
+from tui.resources.spec import TRANSITIONAL_STATUSES
 
 SOURCES: dict[str, str] = {
-    "instances": "compute.instances",
     "types": "compute.types",
     "volumes": "volumes",
     "balancers": "loadbalancers",
@@ -29,8 +29,10 @@ SOURCES: dict[str, str] = {
     "buckets": "object_storage.buckets",
     "managed": "managed.services",
     "images": "images",
+    "instances": "compute.instances",
 }
-"""Part of the overview -> the spec whose whole list it loads."""
+"""Part of the overview -> the spec whose whole list it loads (small lists first, so the first
+parts show while the longest one, the instances, streams in)."""
 
 POOLS = "pools"
 """Kubernetes pools (per cluster, loaded once the clusters are in)."""
@@ -51,12 +53,15 @@ class OverviewData:
         errors: Why a part could not be loaded (shown instead of its numbers).
         pools: Pools by cluster id.
         loading: Parts still streaming in: (items so far, total when known).
+        version: Bumped when a part completes or fails (what counts, attention and cost read
+            changes only then; chunks streaming in only move the progress figures).
     """
 
     parts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     pools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     loading: dict[str, tuple[int, int | None]] = field(default_factory=dict)
+    version: int = 0
 
     def has(self, part: str) -> bool:
         """True when ``part`` has arrived."""
@@ -178,19 +183,26 @@ def attention(data: OverviewData, now: float) -> list[Attention]:
 
     def add(title: str, area: str, spec: str, query: str, items: list[dict[str, Any]]) -> None:
         if items:
-            key = SPECS[spec].item_key  # the list's own row keys
-            out.append(Attention(title, area, spec, query, frozenset(key(i) for i in items)))
+            key = item_key_of(SPECS[spec])  # the list's own row keys
+            out.append(Attention(title, area, spec, query, frozenset(map(key, items))))  # type: ignore[arg-type]
 
-    instances = data.items("instances")
-    for status in ("offline", "stopped"):
-        found = [i for i in instances if i.get("status") == status]
-        add(f"instances {status}", "instances", "compute.instances", f"status:{status}", found)
+    # One pass over the instances (10,000 of them in a large account).
+    by_status: dict[str, list[dict[str, Any]]] = {"offline": [], "stopped": []}
     stuck: dict[str, list[dict[str, Any]]] = {}
-    for item in instances:
-        status = str(item.get("status") or "")
-        since = _timestamp(item.get("updated"))
-        if status in TRANSITIONAL_STATUSES and since is not None and now - since > LONG_TRANSITION:
-            stuck.setdefault(status, []).append(item)
+    no_backups: list[dict[str, Any]] = []
+    for item in data.items("instances"):
+        status = item.get("status")
+        if status in by_status:
+            by_status[status].append(item)
+        elif status in TRANSITIONAL_STATUSES:
+            since = _timestamp(item.get("updated"))
+            if since is not None and now - since > LONG_TRANSITION:
+                stuck.setdefault(str(status), []).append(item)
+        backups = item.get("backups")
+        if not (type(backups) is dict and backups.get("enabled")):
+            no_backups.append(item)
+    for status, found in by_status.items():
+        add(f"instances {status}", "instances", "compute.instances", f"status:{status}", found)
     for status, found in sorted(stuck.items()):
         add(f"instances {status} for over 30 min", "instances", "compute.instances",
             f"status:{status}", found)  # fmt: skip
@@ -199,7 +211,7 @@ def attention(data: OverviewData, now: float) -> list[Attention]:
         "instances",
         "compute.instances",
         "backups.enabled:false",
-        [i for i in instances if not dig(i, "backups.enabled")],
+        no_backups,
     )
     add(
         "volumes unattached",
@@ -292,10 +304,12 @@ async def load_overview(
         except CloudError as error:
             data.errors[part] = describe_error(error)
             data.loading.pop(part, None)
+            data.version += 1
             arrived(part)
             return
         data.parts[part] = items
         data.loading.pop(part, None)
+        data.version += 1
         arrived(part)
         if part == "clusters":
             await asyncio.gather(*(pools(c) for c in items))
@@ -306,9 +320,41 @@ async def load_overview(
             found = await one(POOLS, "k8s.pools", {"clusterId": cluster_id})
         except CloudError as error:
             data.errors[POOLS] = describe_error(error)
+            data.version += 1
             arrived(POOLS)
             return
         data.pools[str(cluster_id)] = found
+        data.version += 1
         arrived(POOLS)
 
     await asyncio.gather(*(source(part, spec_id) for part, spec_id in SOURCES.items()))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Everything the overview draws from one state of the data (computed off the UI thread).
+
+    Attributes:
+        counts: Count lines.
+        attention: Attention rows.
+        cost: The cost block's text (brief).
+    """
+
+    counts: list[CountLine]
+    attention: list[Attention]
+    cost: str
+
+
+def snapshot(data: OverviewData) -> OverviewData:
+    """A copy whose dicts the loader no longer changes (its lists are complete, never mutated)."""
+    return OverviewData(
+        dict(data.parts), dict(data.errors), dict(data.pools), dict(data.loading), data.version
+    )
+
+
+def summarize(data: OverviewData, now: float) -> Summary:
+    """Counts, attention and cost of ``data`` (about 60 ms of CPU for 10,000 instances: run it
+    in a thread so keys are served meanwhile)."""
+    from tui.overview_cost import cost_lines
+
+    return Summary(counts(data), attention(data, now), cost_lines(data, brief=True))
