@@ -10,8 +10,9 @@ from the parent's spawn:
 - every part loaded (counts, attention, cost),
 
 and, while it loads, the longest stretch the event loop was blocked (a key typed then would wait
-that long) and the wall time of ``down`` key presses on the attention table, each until the
-screen repainted.
+that long; as the UI thread's CPU time, and as wall time, which on a shared machine includes
+other processes' turns) and the wall time of up/down keys on the attention table, each until
+the cursor moved.
 
 Targets: first paint <= 1 s from process start; keys never blocked > 50 ms while it loads.
 
@@ -50,6 +51,13 @@ def child(url: str, spawned: float) -> dict[str, Any]:
 
     marks: dict[str, float] = {}
     original = OverviewScreen._redraw
+    original_mount = OverviewScreen.on_mount
+
+    def on_mount(self: OverviewScreen) -> None:
+        original_mount(self)
+        marks.setdefault("frame", time.time())
+
+    OverviewScreen.on_mount = on_mount  # type: ignore[method-assign]
 
     def redraw(self: OverviewScreen) -> None:
         original(self)
@@ -64,38 +72,50 @@ def child(url: str, spawned: float) -> dict[str, Any]:
     out: dict[str, Any] = {}
 
     async def drive() -> None:
-        gaps: list[float] = []
+        from textual import events
+
+        gaps: list[tuple[float, float]] = []
         stop = False
 
         async def monitor() -> None:
-            last = time.perf_counter()
+            # Wall time between two turns of the event loop, and the UI thread's own CPU time
+            # in it: on a contended machine the first includes time the OS ran other processes.
+            last, last_cpu = time.perf_counter(), time.thread_time()
             while not stop:
                 await asyncio.sleep(0.001)
-                now = time.perf_counter()
-                gaps.append(now - last)
-                last = now
+                now, cpu = time.perf_counter(), time.thread_time()
+                gaps.append((now - last, cpu - last_cpu))
+                last, last_cpu = now, cpu
 
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(120, 40)):
             watcher = asyncio.ensure_future(monitor())
             screen: Any = None
-            presses: list[float] = []
+            keys: list[float] = []
             while screen is None or not screen.loaded:
                 if isinstance(app.screen, OverviewScreen):
                     screen = app.screen
-                    start = time.perf_counter()
-                    await pilot.press("down")
-                    presses.append(time.perf_counter() - start)
-                await asyncio.sleep(0.02)
+                    table = screen.query_one("#ov-attention")
+                    if table.row_count > 1:
+                        # A key while it loads: posted as the terminal would, timed until the
+                        # cursor moved.
+                        before = table.cursor_row
+                        start = time.perf_counter()
+                        key = "down" if before == 0 else "up"
+                        app.post_message(events.Key(key, None))
+                        while table.cursor_row == before:  # noqa: ASYNC110 - the measurement
+                            await asyncio.sleep(0.0005)
+                        keys.append(time.perf_counter() - start)
+                await asyncio.sleep(0.05)
             marks["all_parts"] = time.time()
             stop = True
             await watcher
-            out["block"] = max(gaps)
-            out["presses"] = presses
+            out["block_wall"] = max(g[0] for g in gaps)
+            out["block_cpu"] = max(g[1] for g in gaps)
+            out["keys"] = keys
             out["instances_counted"] = len(screen.data.items("instances"))
-            out["attention_rows"] = len(screen.items)
 
     asyncio.run(drive())
-    for name in ("first_paint", "instances", "all_parts"):
+    for name in ("frame", "first_paint", "instances", "all_parts"):
         out[name] = marks[name] - spawned
     return out
 
@@ -135,21 +155,20 @@ def main() -> None:
     def med(key: str) -> float:
         return median([r[key] for r in runs])
 
-    presses = [p for r in runs for p in r["presses"]]
+    keys = [k for r in runs for k in r["keys"]]
+    key_text = f"{fmt_ms(median(keys))} / {fmt_ms(max(keys))}" if keys else "no attention rows"
     report(
         f"Overview of {runs[0]['instances_counted']:,} instances, served simulator, "
         f"{args.latency * 1000:.0f} ms latency, headless 120x40, {args.runs} runs (medians)",
         [
-            ("process start -> overview first paint (first part)", fmt_ms(med("first_paint"))),
+            ("process start -> overview mounted (empty frame)", fmt_ms(med("frame"))),
+            ("process start -> first part painted", fmt_ms(med("first_paint"))),
             ("process start -> all instances counted", fmt_ms(med("instances"))),
             ("process start -> every part loaded", fmt_ms(med("all_parts"))),
-            ("longest event-loop block while loading", fmt_ms(med("block"))),
-            ("  worst of all runs", fmt_ms(max(r["block"] for r in runs))),
-            (
-                f"key 'down' while loading ({len(presses)} presses): median / max wall",
-                f"{fmt_ms(median(presses))} / {fmt_ms(max(presses))}",
-            ),
-            ("attention rows", str(runs[0]["attention_rows"])),
+            ("longest event-loop block while loading: UI CPU", fmt_ms(med("block_cpu"))),
+            ("  worst of all runs", fmt_ms(max(r["block_cpu"] for r in runs))),
+            ("  same, wall (includes other processes' turns)", fmt_ms(med("block_wall"))),
+            (f"key up/down while loading ({len(keys)} keys): median / max wall", key_text),
         ],
     )
     print(
