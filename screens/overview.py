@@ -48,7 +48,7 @@ REDRAW_EVERY = 0.15
 
 ATTENTION_COLUMNS = (
     TableColumn("Needs attention", None),
-    TableColumn("Filter", None),
+    TableColumn("Opens", None),
 )
 
 
@@ -74,14 +74,13 @@ class OverviewScreen(ShellScreen):
     OverviewScreen .ov-heading { height: 1; padding: 0 1; margin-top: 1; text-style: bold; }
     OverviewScreen .ov-block { height: auto; padding: 0 1; }
     OverviewScreen .ov-muted { color: $text-muted; }
-    OverviewScreen #ov-attention { height: 2; }
+    OverviewScreen #ov-attention { height: 2; margin-top: 1; }
     """
 
     def compose_content(self) -> ComposeResult:
         yield Static(Text("Overview"), classes="ov-title", id="ov-title")
         with VerticalScroll(id="overview-scroll", can_focus=False):
             yield Static(Text("Loading…"), classes="ov-block", id="ov-counts")
-            yield Static(Text("Needs attention"), classes="ov-heading")
             yield ResourceTable(ATTENTION_COLUMNS, id="ov-attention")
             yield Static(classes="ov-block ov-muted", id="ov-attention-note")
             yield Static(Text("Estimated monthly cost"), classes="ov-heading")

@@ -132,6 +132,18 @@ def counts(data: OverviewData) -> list[CountLine]:
     ]
 
 
+SINGULAR = {
+    "instances": "instance",
+    "volumes": "volume",
+    "databases": "database",
+    "managed services": "managed service",
+    "clusters": "cluster",
+    "images": "image",
+    "domains": "domain",
+}
+"""Plural nouns the attention titles start with -> the word for one item."""
+
+
 @dataclass(frozen=True)
 class Attention:
     """Items that need a look, shown as one row that jumps to their list.
@@ -156,8 +168,14 @@ class Attention:
         return len(self.keys)
 
     def text(self) -> str:
-        """The row's text: ``3 instances offline``."""
-        return f"{self.count:,} {self.title}"
+        """The row's text: ``3 instances offline``, ``1 instance offline``."""
+        title = self.title
+        if self.count == 1:
+            for plural, singular in SINGULAR.items():
+                if title.startswith(plural):
+                    title = singular + title[len(plural) :]
+                    break
+        return f"{self.count:,} {title}"
 
 
 def _timestamp(value: Any) -> float | None:

@@ -181,8 +181,12 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "r": "refresh",
     "json": "json",
     "back": "back",
+    "overview": "overview",
+    "watch": "watch",
+    "log": "log",
+    "read-only": "read-only",
 }
-"""Non-navigation ``:`` commands -> app action."""
+"""Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home`)."""
 
 
 def resolve_command(text: str) -> Destination | None:
