@@ -132,7 +132,7 @@ def bookmark_target(
         ),
         None,
     )
-    if pane is None:
+    if pane is None and not hasattr(screen, "subject"):  # a detail screen: its own item
         host_pane = getattr(screen, "active_pane", lambda: None)()
         pane = host_pane if isinstance(host_pane, ResourceListPane) else None
     if pane is not None and pane.current_item is not None:

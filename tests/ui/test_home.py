@@ -262,3 +262,37 @@ async def test_read_only_goes_on_at_once_and_off_only_after_a_confirmation() -> 
         await pilot.pause()
         assert not app.read_only and not app.session.client.read_only
         assert check_availability(app, pane.spec, delete, pane.current_item)[0]
+
+
+async def test_b_bookmarks_the_item_a_detail_screen_shows_and_a_child_row() -> None:
+    from screens.resource_detail import ResourceDetailScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await instances(pilot)
+        item = await select(pilot, pane, "db-primary")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ResourceDetailScreen)
+        app.screen.set_focus(None)  # the detail itself, not one of its tabs' lists
+        await pilot.press("b")
+        assert ("compute.instances", str(item["id"])) in app.watchlist
+        app.run_command("volumes")  # another area: a volume row
+        await settle(pilot)
+        volumes = app.screen.pane
+        volumes.table.focus()
+        await pilot.press("b")
+        await pilot.pause()
+        volume = volumes.current_item
+        assert ("volumes", str(volume["id"])) in app.watchlist
+        app.run_command("watch")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, WatchlistScreen)
+        assert screen.table.row_count == 2
+        screen.table.focus()
+        screen.table.move_cursor(f"volumes\x1f{volume['id']}")
+        await pilot.press("enter")  # opens the item
+        await settle(pilot)
+        assert isinstance(app.screen, ResourceDetailScreen)
+        assert app.screen.item["id"] == volume["id"]
