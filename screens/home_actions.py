@@ -42,6 +42,14 @@ def open_home_state(app: Any) -> None:
         )
         return
     session.client.change_observers.append(_log_change(app))
+    previous = app.activity.previous[:3]
+    if previous and app.settings.start_area != "overview":
+        # The overview lists them; a user who starts elsewhere is told once.
+        app.notify(
+            "\n".join(entry.summary() for entry in previous),
+            title="Last changes of the previous session (:log)",
+            markup=False,
+        )
     if app.watchlist.problem:
         app.notify(
             f"The watchlist file could not be read and is left as it is: {app.watchlist.problem}",
