@@ -29,6 +29,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from screens.refresh_timer import RefreshTimer
 from screens.shell import ShellScreen
 from tui.api.errors import CloudError, NotFound
 from tui.refresh import describe_error
@@ -138,11 +139,19 @@ class WatchlistScreen(ShellScreen):
     def on_mount(self) -> None:
         self.live: dict[tuple[str, str], dict[str, Any]] = {}
         self.problems: dict[tuple[str, str], str] = {}
+        self.loaded = False
+        # Live status on the usual policy: fast while a watched item changes state.
+        self.refresher = RefreshTimer(self, self.action_refresh)
+        self.refresher.configure()
         self.action_refresh()
         self.table.focus()
 
+    def on_screen_suspend(self) -> None:
+        self.refresher.set_visible(False, loaded=self.loaded)
+
     def on_screen_resume(self) -> None:
-        self.action_refresh()
+        self._show()  # bookmarks added elsewhere show at once
+        self.refresher.set_visible(True, loaded=False)
 
     @property
     def bookmarks(self) -> dict[tuple[str, str], Bookmark]:
@@ -230,6 +239,13 @@ class WatchlistScreen(ShellScreen):
             self._show()
 
         await asyncio.gather(*(one(i, m) for i, m in list(self.bookmarks.items())))
+        self.loaded = True
+        busy = any(
+            spec.is_transitional(item)
+            for ident, item in self.live.items()
+            if (spec := SPECS.get(ident[0])) is not None
+        )
+        self.refresher.succeeded(transitional=busy)
 
     def action_diff(self) -> None:
         """Show what changed in the item under the cursor; it becomes the new reference."""

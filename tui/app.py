@@ -186,7 +186,8 @@ class CloudApp(App[int]):
 
         open_home_state(self)
         start = self.settings.start_area
-        self.switch_mode(start if start in self._modes else AREAS[0].id)
+        known = start in AREA_BY_ID or start in HOME_BY_ID
+        self.switch_mode(start if known else AREAS[0].id)
         self.load_user()
 
     def area_root(self, area: Area) -> Screen[Any]:
