@@ -23,6 +23,7 @@ from tui.api.errors import CloudError
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
 from tui.resources.availability import UserContext, cautions, field_locks
+from tui.resources.expansions import with_expansions
 from tui.resources.forms import (
     ChoiceSource,
     display_value,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
 
+    from tui.resources.pricing import Quote
     from tui.session import Session
 
 MAX_CHOICES = 2000
@@ -180,6 +182,17 @@ class ActionContext:
             LookupError: A path parameter is neither the action's nor filled in the form yet;
                 the message names the field to fill first.
         """
+        return [source.option(item) for item in await self.load_items(source, values)]
+
+    async def load_items(
+        self, source: ChoiceSource, values: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """The items one choice source offers (see :meth:`load_choices`), for a chooser's facts.
+
+        A region chooser offers only regions with the capability the action's operation needs
+        (:func:`~tui.resources.choosers.capability_for`).
+        """
+        from tui.resources.choosers import capability_for, offers
         from tui.resources.forms import form_title
 
         params: dict[str, Any] = {}
@@ -194,14 +207,40 @@ class ActionContext:
             params[param] = value
         filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
         context = {**(self.item or {}), **filled}
-        options: list[tuple[str, Any]] = []
+        capability = capability_for(self.action.endpoint)
+        items: list[dict[str, Any]] = []
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
             for item in page.data:
-                if source.accepts(item, context):
-                    options.append(source.option(item))
-            if len(options) >= MAX_CHOICES:
+                if source.accepts(item, context) and offers(source.facts, item, capability):
+                    items.append(item)
+            if len(items) >= MAX_CHOICES:
                 break
-        return options[:MAX_CHOICES]
+        return items[:MAX_CHOICES]
+
+    async def load_record(self, endpoint: str, params: Mapping[str, Any]) -> Any:
+        """One record by operation name (a deployment script chosen in a form)."""
+        return await self.session.client.call(endpoint, dict(params), model=dict)
+
+    async def quote(self, body: Mapping[str, Any]) -> Quote | None:
+        """What sending ``body`` will cost (None: the operation is not billed).
+
+        Prices come from the types listing (:mod:`tui.resources.price_rules`); when it cannot
+        be loaded the quote says "price not given" rather than holding the request back.
+        """
+        from tui.resources.price_rules import PRICE_RULES, TYPES_ENDPOINT, quote_for
+        from tui.resources.pricing import types_by_id
+
+        rule = PRICE_RULES.get(self.action.endpoint)
+        if rule is None:
+            return None
+        types: dict[str, Mapping[str, Any]] = {}
+        if rule.needs_types:
+            try:
+                listing = await self.session.client.fetch_all(TYPES_ENDPOINT, {}, model=dict)
+            except CloudError:
+                listing = []
+            types = types_by_id(listing)
+        return quote_for(self.action.endpoint, body, self.item, types)
 
     def done(self, message: str) -> None:
         """Say that the action succeeded."""
@@ -257,7 +296,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
     from screens.form import FormModal
 
     assert ctx.action.form is not None
-    form = with_pickers(form_for(ctx.action.form), ctx.params)
+    form = with_expansions(with_pickers(form_for(ctx.action.form), ctx.params))
     user = getattr(ctx.app, "user_context", None)
     for name, reason in field_locks(user or UserContext()).items():
         form = form.locking(name, reason)
@@ -277,6 +316,9 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         values=values,
         edit=edit,
         load_choices=ctx.load_choices,
+        load_items=ctx.load_items,
+        quote=ctx.quote,
+        load_record=ctx.load_record,
         name=ctx.label,
     )
     outcome = await ctx.app.push_screen_wait(modal)

@@ -1,4 +1,5 @@
-"""Hand-written instance flows: resize (a type picker showing specs) and rescue (a device map).
+"""Hand-written instance flows: resize (the types chooser, then the price) and rescue (a device
+map).
 
 Both are :class:`~screens.form.RequestModal` dialogs: they load their choices from the API,
 show the request they will send, and stay open with the user's choices until it succeeds.
@@ -12,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Checkbox, Label, OptionList, Select, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Checkbox, Label, Select, Static
 
 from screens.form import RequestModal, Submit
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
+from tui.resources.choosers import chooser_rows, mark_row
 from tui.resources.compute_choices import (
     RESCUE_DEVICES,
     RESERVED_DEVICE,
@@ -27,6 +28,8 @@ from tui.resources.compute_choices import (
     rescue_body,
     type_line,
 )
+from tui.resources.forms import CHOICE_SOURCES
+from widgets.chooser_panel import ChooserPanel
 from widgets.model_form import Tick
 
 if TYPE_CHECKING:
@@ -37,21 +40,20 @@ ENDPOINTS: tuple[str, ...] = ("compute.types.list", "compute.disks.list", "compu
 
 
 class ResizeModal(RequestModal):
-    """Choose a new instance type.
+    """Choose a new instance type in the types chooser (type to filter), then confirm its price.
 
     Args:
         ctx: The action being run (instance, client).
     """
 
     DEFAULT_CSS = """
-    ResizeModal > #dialog { width: 120; }
+    ResizeModal > #dialog { width: 100; }
     ResizeModal #resize-current { height: auto; }
     ResizeModal #resize-auto { margin: 0 0 0 1; }
-    ResizeModal OptionList { height: 1fr; }
     ResizeModal #resize-note { color: $text-muted; height: auto; }
     """
 
-    hint = "↑↓ choose · ctrl+s or enter resize · esc cancel"
+    hint = "type to filter · ↑↓ choose · enter or ctrl+s resize · esc cancel"
 
     def __init__(self, ctx: ActionContext) -> None:
         super().__init__(ctx.title, ctx.call, request_line=f"POST {ctx.path()}")
@@ -64,58 +66,67 @@ class ResizeModal(RequestModal):
         current = Text("Current type: ")
         current.append(self.current or "unknown", style="bold")
         if isinstance(specs, Mapping) and specs:
-            current.append(f"  ({type_line({'id': '', **specs}, with_id=False)})")
+            current.append(f"  ({type_line({'id': '', **specs}, with_id=False, compact=True)})")
+        current.append("  (* in the list)")
         yield Static(current, id="resize-current")
-        yield OptionList(id="resize-types")
+        yield ChooserPanel(keys_hint="enter resize", id="resize-types")
         # Compact: on a 24-line terminal every line saved is another type in the list.
-        yield Tick("resize the disks automatically (recommended)", True, id="resize-auto")
+        yield Tick(
+            "resize disks automatically (else larger disks are refused)",
+            True,
+            id="resize-auto",
+        )
+        # One line: at 24 rows each line saved shows another type.
         yield Static(
-            Text(
-                "The instance shuts down, moves to the new type (billed from then on) and boots "
-                "again. More disk than the type allows is refused unless resized automatically."
-            ),
+            Text("Shuts down, moves to the new type (billed from then on) and boots again."),
             id="resize-note",
         )
 
+    @property
+    def panel(self) -> ChooserPanel:
+        """The types chooser."""
+        return self.query_one(ChooserPanel)
+
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        self.panel.focus_filter()
         self.run_worker(self._load(), group="types")
 
     async def _load(self) -> None:
-        options = self.query_one(OptionList)
         try:
             async for page in self.ctx.session.client.iter_all("compute.types.list", model=dict):
                 self.types.extend(page.data)
         except CloudError as error:
             self.show_general([f"Types could not be loaded: {describe_error(error)}"])
             return
-        # One line per type: the full line needs ~108 columns of list (the dialog is 120 wide
-        # where the terminal allows); narrower terminals get the compact line.
-        compact = self.app.size.width < 116
-        for kind in self.types:
-            line = Text(type_line(kind, compact=compact))
-            if str(kind.get("id")) == self.current:
-                line.append("  (current)", style="bold")
-            options.add_option(Option(line, id=str(kind.get("id"))))
-        current = next((i for i, t in enumerate(self.types) if t.get("id") == self.current), 0)
-        options.highlighted = current
+        source = CHOICE_SOURCES["type"]
+        table = chooser_rows(source.facts, self.types, source.option)
+        self.panel.set_table(mark_row(table, self.current), self.current)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def on_chooser_panel_picked(self, event: ChooserPanel.Picked) -> None:
         event.stop()
         self.action_submit()
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        # Another type chosen: the error about the previous choice no longer applies.
-        event.stop()
-        self.show_general([])
+    async def confirm_before_send(self, body: dict[str, Any]) -> bool:
+        """The price: old type -> new type, and the difference per month and hour."""
+        from screens.confirm import ConfirmModal, request_preview
+
+        quote = await self.ctx.quote(body)
+        modal = ConfirmModal(
+            f"{self.ctx.title} to {body.get('type')}?",
+            "The instance shuts down, moves to the new type and boots again.",
+            request_preview("POST", self.ctx.path(), body),
+            confirm_label="Resize",
+            price=quote.text() if quote is not None else "",
+        )
+        confirmed: bool = await self.app.push_screen_wait(modal)
+        return bool(confirmed)
 
     def build(self) -> dict[str, Any] | None:
-        options = self.query_one(OptionList)
-        index = options.highlighted
-        if index is None or not self.types:
+        row = self.panel.highlighted
+        if row is None or not self.types:
             self.show_general(["Choose a type first."])
             return None
-        chosen = options.get_option_at_index(index).id
+        chosen = row.value
         if chosen == self.current:
             self.show_general([f"The instance already is a {self.current}; choose another type."])
             return None

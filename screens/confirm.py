@@ -43,6 +43,7 @@ class ConfirmModal(ModalScreen[bool]):
         preview: The request (see :func:`request_preview`).
         typed: The label the user must type to confirm (irreversible actions), or None.
         confirm_label: Text of the confirm button.
+        price: What the request will cost, line by line ('' when it is not billed).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -59,6 +60,7 @@ class ConfirmModal(ModalScreen[bool]):
     }
     ConfirmModal #confirm-title { text-style: bold; height: auto; }
     ConfirmModal #confirm-message { height: auto; margin-bottom: 1; }
+    ConfirmModal #confirm-price { height: auto; margin-bottom: 1; text-style: bold; }
     ConfirmModal #confirm-preview-box { height: auto; max-height: 10; }
     ConfirmModal #confirm-preview { color: $text-muted; height: auto; }
     ConfirmModal #confirm-typed { margin-top: 1; }
@@ -75,8 +77,10 @@ class ConfirmModal(ModalScreen[bool]):
         *,
         typed: str | None = None,
         confirm_label: str = "Confirm",
+        price: str = "",
     ) -> None:
         super().__init__()
+        self.price = price
         self.title_text = title
         self.message = message
         self.preview = preview
@@ -87,6 +91,8 @@ class ConfirmModal(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), id="confirm-title")
             yield Static(Text(self.message), id="confirm-message")
+            if self.price:
+                yield Static(Text(self.price), id="confirm-price")
             with VerticalScroll(id="confirm-preview-box"):
                 yield Static(Text(self.preview), id="confirm-preview")
             if self.typed is not None:

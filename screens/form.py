@@ -30,14 +30,17 @@ from textual.widgets import Button, Select, Static
 
 from tui.api.errors import ApiError, CloudError
 from tui.refresh import describe_error
+from tui.resources.expansions import EXPANSIONS, expanded
 from tui.resources.forms import (
     ChoiceSource,
+    FormField,
     FormResult,
     FormSpec,
     build_body,
     field_errors,
     irreversible_changes,
 )
+from tui.resources.pricing import Quote
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -47,6 +50,15 @@ LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[s
 """Loads the ``(text, value)`` options of one choice source, given the form's current values
 (some choices depend on another field: the configs of the instance chosen above). Raises
 ``LookupError`` while that field is empty."""
+
+PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
+"""What a body will cost (None: not billed); shown on the confirmation before sending."""
+
+LoadRecord = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
+"""Reads one record: ``(operation, path parameters) -> JSON`` (a chosen deployment script)."""
+
+LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
+"""Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
 
 
 @dataclass(frozen=True)
@@ -167,8 +179,9 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             self.dismiss(FormOutcome(body, answer))
         finally:
             self.sending = False
-            if self.is_mounted:
-                self.query_one("#form-send", Button).disabled = False
+            # Dismissed by now on success: its buttons may already be gone.
+            for button in self.query("#form-send").results(Button):
+                button.disabled = False
 
     def action_cancel(self) -> None:
         """Close without sending."""
@@ -194,6 +207,9 @@ class FormModal(RequestModal):
         values: Prefilled values.
         edit: True for an edit form: only changed fields are sent.
         load_choices: Loads choices of fields whose options come from the API.
+        load_items: Loads the items behind choices that come with facts (choosers).
+        quote: Prices a body: a billed request is confirmed with its price first.
+        load_record: Reads a chosen record whose fields add inputs (a script's UDFs).
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
     """
 
@@ -207,6 +223,9 @@ class FormModal(RequestModal):
         values: Mapping[str, Any] | None = None,
         edit: bool = False,
         load_choices: LoadChoices | None = None,
+        load_items: LoadItems | None = None,
+        quote: PriceQuote | None = None,
+        load_record: LoadRecord | None = None,
         name: str = "",
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
@@ -216,6 +235,9 @@ class FormModal(RequestModal):
         self.initial = dict(values or {})
         self.edit = edit
         self.load_choices = load_choices
+        self.load_items = load_items
+        self.quote = quote
+        self.load_record = load_record
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
@@ -254,23 +276,49 @@ class FormModal(RequestModal):
         )
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        # Choices that depend on this field (an instance's configs) follow it.
-        if self.load_choices is None or not hasattr(self, "_sources"):
-            return
         changed = next(
             (f.name for f in self.form.fields if event.select.id == self.model_form.id_of(f.name)),
             None,
         )
         if changed is None:
             return
+        if changed in EXPANSIONS and self.load_record is not None:
+            # A chosen script's own inputs replace the previous script's.
+            value = None if event.value is Select.NULL else event.value
+            self.run_worker(self._expand(changed, value), group=f"expand-{changed}", exclusive=True)
+        # Choices that depend on this field (an instance's configs) follow it.
+        if self.load_choices is None or not hasattr(self, "_sources"):
+            return
         for key, source in self._sources.items():
             if changed in source.depends_on:
                 self._reload(key)
 
+    async def _expand(self, name: str, value: Any) -> None:
+        assert self.load_record is not None
+        expansion = EXPANSIONS[name]
+        fields: tuple[FormField, ...] = ()
+        note = ""
+        if value is not None:
+            try:
+                record = await self.load_record(expansion.endpoint, {expansion.param: value})
+            except CloudError as error:
+                note = f"Its fields could not be loaded: {describe_error(error)}"
+            else:
+                fields = expansion.fields(record)
+                note = " ".join(expansion.problems(record))
+        self.form = expanded(self.form, name, expansion.prefix, fields)
+        await self.model_form.set_extra_fields(expansion.prefix, name, fields, self.form)
+        self.model_form.show_note(name, note)
+
     async def _load(self, names: list[str], source: ChoiceSource) -> None:
         assert self.load_choices is not None
+        items: list[dict[str, Any]] | None = None
         try:
-            options = await self.load_choices(source, self.model_form.values())
+            if source.facts is not None and self.load_items is not None:
+                items = await self.load_items(source, self.model_form.values())
+                options = [source.option(item) for item in items]
+            else:
+                options = await self.load_choices(source, self.model_form.values())
         except CloudError as error:
             for name in names:
                 self.model_form.choices_failed(name, describe_error(error))
@@ -285,7 +333,7 @@ class FormModal(RequestModal):
                 self.model_form.choices_failed(name, f"they depend on {error}")
             return
         for name in names:
-            self.model_form.set_choices(name, options)
+            self.model_form.set_choices(name, options, items=items)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""
@@ -305,21 +353,34 @@ class FormModal(RequestModal):
         return result.body
 
     async def confirm_before_send(self, body: dict[str, Any]) -> bool:
-        """Values that cannot be undone (a script made public) need the name typed first."""
+        """A billed request shows its price first; a value that cannot be undone (a script made
+        public) needs the name typed."""
         from screens.confirm import ConfirmModal, request_preview
 
         warnings = irreversible_changes(self.form, body)
-        if not warnings:
+        quote = await self.quote(body) if self.quote is not None else None
+        if not warnings and quote is None:
             return True
-        typed = self.name_text or str(body.get("label") or "") or "yes"
         method, _, path = self.request_line.partition(" ")
-        modal = ConfirmModal(
-            f"{self.title_text}: this cannot be undone",
-            " ".join(warnings),
-            request_preview(method, path, body),
-            typed=typed,
-            confirm_label=self.send_label,
-        )
+        price = quote.text() if quote is not None else ""
+        if warnings:
+            typed = self.name_text or str(body.get("label") or "") or "yes"
+            modal = ConfirmModal(
+                f"{self.title_text}: this cannot be undone",
+                " ".join(warnings),
+                request_preview(method, path, body),
+                typed=typed,
+                confirm_label=self.send_label,
+                price=price,
+            )
+        else:
+            modal = ConfirmModal(
+                f"{self.title_text}?",
+                "This is billed. Check the price, then confirm.",
+                request_preview(method, path, body),
+                confirm_label=self.send_label,
+                price=price,
+            )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)
 

@@ -24,9 +24,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
 from tui.resources.forms import FormField, FormSpec, generate_password
+from widgets.chooser_field import ChooserSelect
 
 INPUT_TYPES = {"int": "integer", "float": "number"}
 MARKER = "›"
@@ -110,6 +111,8 @@ class ModelForm(VerticalScroll):
         self._ids = {f.name: f"field-{i}" for i, f in enumerate(form.fields)}
         self._fallback: set[str] = set()
         """Choice fields whose choices could not be loaded: typed in a text input instead."""
+        self._extra = 0
+        """Sets of inputs added after composing (their ids stay unique across replacements)."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -154,14 +157,19 @@ class ModelForm(VerticalScroll):
             chosen: Any = value if value not in (None, "") else None
             if chosen is None and f.default is not None and any(v == f.default for _, v in options):
                 chosen = f.default
-            yield Select(
-                [(Text(t), v) for t, v in options],
-                prompt=prompt,
-                allow_blank=not f.required or chosen is None,
-                value=chosen if chosen is not None else Select.NULL,
-                id=wid,
-                compact=True,
-            )
+            select_args: dict[str, Any] = {
+                "prompt": prompt,
+                "allow_blank": not f.required or chosen is None,
+                "value": chosen if chosen is not None else Select.NULL,
+                "id": wid,
+                "compact": True,
+            }
+            texts = [(Text(t), v) for t, v in options]
+            if f.source is not None and f.source.facts is not None:
+                # Choices with facts: a searchable table instead of a bare drop-down.
+                yield ChooserSelect(texts, title=f.title, facts=f.source.facts, **select_args)
+            else:
+                yield Select(texts, **select_args)
             if f.source is not None:
                 # Shown instead of the list if the choices cannot be loaded.
                 yield Input(
@@ -171,6 +179,11 @@ class ModelForm(VerticalScroll):
                     compact=True,
                     select_on_focus=False,
                 )
+        elif f.kind == "multi":
+            ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
+            yield SelectionList[Any](
+                *((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True
+            )
         elif f.kind in ("json", "multiline", "lines"):
             yield TextArea(
                 "" if value is None else str(value), soft_wrap=True, id=wid, compact=True
@@ -185,6 +198,53 @@ class ModelForm(VerticalScroll):
                 # Focus must not select the text: the next key would replace what was typed.
                 select_on_focus=False,
             )
+
+    def _row_widget(self, f: FormField) -> Vertical:
+        """One row built outside ``compose`` (inputs added once the form is shown)."""
+        title = Text(f.title)
+        if f.required:
+            title.append(" *", style="bold")
+        if f.hint:
+            title.append(f"  ({f.hint})", style="dim")
+        line = Horizontal(Static(MARKER, classes="form-marker"), *self._inputs(f))
+        line.add_class("form-input")
+        children: list[Widget] = [Label(title, classes="form-label"), line]
+        if f.help:
+            children.append(Static(Text(f.help.replace("``", "")), classes="form-help"))
+        children.append(Static("", classes="form-error -hidden"))
+        return Vertical(*children, classes="form-row", id=f"row-{self._ids[f.name]}")
+
+    async def set_extra_fields(
+        self, prefix: str, after: str, fields: tuple[FormField, ...], form: FormSpec
+    ) -> None:
+        """Replace the inputs named ``prefix...`` with ``fields``, shown after input ``after``.
+
+        Args:
+            prefix: Name prefix of the inputs being replaced (a script's answers).
+            after: The input they follow (the script choice).
+            fields: The new inputs (their defaults prefilled).
+            form: The whole form with them (the screen's, so both agree).
+        """
+        for old in [f for f in self.form.fields if f.name.startswith(prefix)]:
+            await self.query_one(f"#row-{self._ids.pop(old.name)}").remove()
+        for header in self.query(".form-extra-group"):
+            if header.name == prefix:
+                await header.remove()
+        self.form = form
+        self._extra += 1
+        for index, f in enumerate(fields):
+            self._ids[f.name] = f"field-x{self._extra}-{index}"
+            if f.default is not None:
+                self._values.setdefault(f.name, f.default)
+        if not fields:
+            return
+        rows: list[Widget] = []
+        group = fields[0].group
+        if group:
+            header = Static(Text(group), classes="form-group form-extra-group", name=prefix)
+            rows.append(header)
+        rows.extend(self._row_widget(f) for f in fields)
+        await self.mount_all(rows, after=self.query_one(f"#row-{self._ids[after]}"))
 
     # -- reading and writing values ---------------------------------------------------------
 
@@ -206,6 +266,8 @@ class ModelForm(VerticalScroll):
             widget = self.widget_for(f.name)
             if isinstance(widget, Checkbox):
                 out[f.name] = widget.value
+            elif isinstance(widget, SelectionList):
+                out[f.name] = list(widget.selected)
             elif isinstance(widget, Select):
                 out[f.name] = None if widget.value is Select.NULL else widget.value
             elif isinstance(widget, TextArea):
@@ -219,6 +281,10 @@ class ModelForm(VerticalScroll):
         widget = self.widget_for(name)
         if isinstance(widget, Checkbox):
             widget.value = bool(value)
+        elif isinstance(widget, SelectionList):
+            widget.deselect_all()
+            for chosen in value or []:
+                widget.select(chosen)
         elif isinstance(widget, Select):
             widget.value = Select.NULL if value is None else value
         elif isinstance(widget, TextArea):
@@ -227,12 +293,28 @@ class ModelForm(VerticalScroll):
             widget.value = "" if value is None else str(value)
 
     def set_choices(
-        self, name: str, options: list[tuple[str, Any]], *, prompt: str | None = None
+        self,
+        name: str,
+        options: list[tuple[str, Any]],
+        *,
+        prompt: str | None = None,
+        items: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Fill the choice list of ``name`` (keeping a prefilled value that is still offered)."""
+        """Fill the choice list of ``name`` (keeping a prefilled value that is still offered).
+
+        Args:
+            name: The input.
+            options: ``(text, value)`` options.
+            prompt: Text shown while nothing is chosen.
+            items: The items behind the options: a chooser shows their facts.
+        """
         widget = self.query_one(f"#{self._ids[name]}", Select)
-        current = widget.value
         f = self.form.field(name)
+        if isinstance(widget, ChooserSelect) and f is not None and f.source is not None:
+            widget.set_items(items if items is not None else [], f.source.option)
+            if items is None:
+                widget.table = None  # the option texts alone
+        current = widget.value
         if current is not Select.NULL and all(v != current for _t, v in options):
             options = [(str(current), current), *options]
         widget.set_options([(Text(t), v) for t, v in options])
@@ -276,6 +358,10 @@ class ModelForm(VerticalScroll):
         error.set_class(not message, "-hidden")
         row.set_class(bool(message), "-invalid")
 
+    def show_note(self, name: str, message: str) -> None:
+        """Show ``message`` under the input ``name`` as an error line ('' clears it)."""
+        self._show_error(name, message)
+
     def error_text(self, name: str) -> str:
         """The error shown beside ``name`` ('' when none)."""
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)
@@ -308,6 +394,9 @@ class ModelForm(VerticalScroll):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self._clear_error_of(event.select)
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[Any]) -> None:
+        self._clear_error_of(event.selection_list)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self._clear_error_of(event.checkbox)

@@ -19,6 +19,14 @@ def volume_labels(app: Any) -> set[str]:
     return {v["label"] for v in app.session.simulator.store.rows("volumes.volumes")}
 
 
+async def confirm_price(pilot: Any) -> ConfirmModal:
+    """A billed request's confirmation: it shows the price; y sends."""
+    confirm: ConfirmModal = await wait_for_screen(pilot, ConfirmModal)
+    assert confirm.price
+    await pilot.press("y")
+    return confirm
+
+
 async def test_create_form_shows_client_errors_then_succeeds() -> None:
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
@@ -43,6 +51,8 @@ async def test_create_form_shows_client_errors_then_succeeds() -> None:
         form.set_value("size", "30")
         form.set_value("region", "us-east")
         await pilot.press("ctrl+s")
+        confirm = await confirm_price(pilot)
+        assert "price not given (the API lists no volume prices)" in confirm.price
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         assert volume_labels(app) == before | {"scratch-1"}
@@ -64,6 +74,7 @@ async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
         form = modal.model_form
         form.set_value("size", str(item["size"] - 1))  # the server refuses to shrink
         await pilot.press("ctrl+s")
+        await confirm_price(pilot)
         for _ in range(5):
             await pilot.pause()
         assert app.screen is modal
@@ -71,6 +82,7 @@ async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
         assert form.values()["size"] == str(item["size"] - 1)
         form.set_value("size", str(item["size"] + 10))
         await pilot.press("ctrl+s")
+        await confirm_price(pilot)
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         stored = app.session.simulator.store.get("volumes.volumes", item["id"])
@@ -201,6 +213,7 @@ async def test_a_mysql_database_is_created_from_the_offered_engines() -> None:
         form.set_value("region", (await options_of(pilot, form, "region"))[0])
         form.set_value("type", (await options_of(pilot, form, "type"))[0])
         await pilot.press("ctrl+s")
+        await confirm_price(pilot)
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         rows = app.session.simulator.store.rows("databases.instances")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import OptionList
-
 from screens.compute_actions import RescueModal, ResizeModal
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
@@ -77,6 +75,9 @@ async def test_create_an_instance_through_client_and_server_errors() -> None:
 
         form.set_value("root_pass", "a-much-longer-secret-42")
         await pilot.press("ctrl+s")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert "Instance std-2: $24.00/month ($0.0329/hour)" in confirm.price
+        await pilot.press("y")
         await wait_until(pilot, lambda: bool(form.error_text("label")))
         assert app.screen is modal
         assert app.session.simulator.request_log.count("compute.instances.create") == 1
@@ -85,7 +86,12 @@ async def test_create_an_instance_through_client_and_server_errors() -> None:
         assert values["tags"] == "web, staging" and values["image"] == "compute/debian12"
 
         form.set_value("label", "web-prod-9")
+        form.set_value("backups_enabled", True)
         await pilot.press("ctrl+s")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert "Backups add-on: $5.00/month" in confirm.price
+        assert "Total: $29.00/month" in confirm.price
+        await pilot.press("y")
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         created = stored(app, "web-prod-9")
@@ -175,14 +181,22 @@ async def test_resize_picks_a_type_with_its_specs() -> None:
         item = await select(pilot, pane, "web-prod-1")
         await pilot.press("z")
         modal = await wait_for_screen(pilot, ResizeModal)
-        options = modal.query_one(OptionList)
-        await wait_until(pilot, lambda: options.option_count > 3)
-        texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert any("(current)" in t and t.startswith("std-2") for t in texts)
-        assert all("vCPU" in t and "GB RAM" in t for t in texts)
-        target = next(i for i, t in enumerate(texts) if t.startswith("std-4"))
-        options.highlighted = target
-        await pilot.press("ctrl+s")
+        panel = modal.panel
+        await wait_until(pilot, lambda: len(panel.shown) > 3)
+        assert panel.highlighted is not None and panel.highlighted.value == "std-2"  # current
+        current = next(row for row in panel.shown if row.value == "std-2")
+        assert "std-2 *" in current.cells  # marked in the list
+        assert all("$" in row.cells[-2] and "GB" in row.cells[3] for row in panel.shown)
+        await pilot.press("s", "t", "d", "-", "6")  # type to filter
+        await wait_until(pilot, lambda: [r.value for r in panel.shown] == ["std-6"])
+        await pilot.press("enter")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        # web-prod-1 has backups: the add-on follows the type ($5 -> $20 a month).
+        assert "Backups add-on: $20.00/month" in confirm.price
+        assert "Old -> new: $29.00/month ($0.0397/hour) -> $116.00/month" in confirm.price
+        assert "Difference: +$87.00/month" in confirm.price
+        assert stored(app, "web-prod-1")["status"] != "resizing"  # type: ignore[index]
+        await pilot.press("y")
         await settle(pilot)
         assert not isinstance(app.screen, ResizeModal)
         assert stored(app, "web-prod-1")["status"] == "resizing"  # type: ignore[index]
@@ -197,8 +211,7 @@ async def test_resize_to_the_same_type_is_refused_in_the_dialog() -> None:
         await select(pilot, pane, "web-prod-1")
         await pilot.press("z")
         modal = await wait_for_screen(pilot, ResizeModal)
-        options = modal.query_one(OptionList)
-        await wait_until(pilot, lambda: options.option_count > 3)
+        await wait_until(pilot, lambda: len(modal.panel.shown) > 3)
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is modal

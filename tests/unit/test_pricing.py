@@ -114,3 +114,46 @@ def test_money_signs() -> None:
     assert money(1234.5) == "$1,234.50"
     assert money(-5, signed=True) == "-$5.00"
     assert money(0.001, signed=True) == "$0.00"
+
+
+def test_rules_price_instance_create_with_backups() -> None:
+    from tui.resources.price_rules import quote_for
+
+    quote = quote_for(
+        "compute.instances.create", {"type": "std-2", "backups_enabled": True}, None, TYPES
+    )
+    assert quote is not None and quote.total is not None and quote.total.monthly == 29.0
+    assert quote_for("domains.create", {"domain": "x.test"}) is None  # not billed
+
+
+def test_rules_price_a_cluster_pool_by_pool_and_a_pool_count_change() -> None:
+    from tui.resources.price_rules import quote_for
+
+    body = {"node_pools": [{"type": "std-2", "count": 3}, {"type": "std-4", "count": 1}]}
+    quote = quote_for("k8s.clusters.create", body, None, TYPES)
+    assert quote is not None
+    assert [line.what for line in quote.lines] == ["3 nodes of std-2", "Instance std-4"]
+    assert quote.total is not None and quote.total.monthly == 3 * 24.0 + 48.0
+    grow = quote_for("k8s.pools.update", {"count": 5}, {"type": "std-2", "count": 3}, TYPES)
+    assert grow is not None and grow.difference is not None and grow.difference.monthly == 48.0
+    assert quote_for("k8s.pools.update", {"autoscaler": {"enabled": True}}, {}, TYPES) is None
+
+
+def test_rules_say_price_not_given_where_the_api_has_none() -> None:
+    from tui.resources.price_rules import quote_for
+
+    for endpoint in ("databases.mysql.create", "volumes.create", "loadbalancers.create"):
+        quote = quote_for(endpoint, {}, None, {})
+        assert quote is not None and quote.total is None
+        assert NOT_GIVEN in quote.text()
+
+
+def test_rules_resize_uses_the_instances_type_and_backups() -> None:
+    from tui.resources.price_rules import quote_for
+
+    item = {"type": "std-2", "backups": {"enabled": False}}
+    quote = quote_for("compute.instances.resize", {"type": "std-4"}, item, TYPES)
+    assert quote is not None and quote.difference is not None
+    assert quote.difference.monthly == 24.0
+    missing_types = quote_for("compute.instances.resize", {"type": "std-4"}, item, {})
+    assert missing_types is not None and NOT_GIVEN in missing_types.text()

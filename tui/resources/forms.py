@@ -31,6 +31,8 @@ from pydantic import BaseModel, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
+from tui.resources import choosers
+from tui.resources.choosers import Facts
 from tui.resources.spec import dig
 
 FieldKind = Literal[
@@ -87,6 +89,8 @@ class ChoiceSource:
         same_as: Option field -> name of a value the option must share: the form's field of
             that name once filled, else the action's item's (a volume attaches only to
             instances of its region; a new one to instances of the region chosen).
+        facts: Columns of facts beside each choice: the form offers a searchable table
+            (:mod:`tui.resources.choosers`) instead of a bare list.
     """
 
     endpoint: str
@@ -96,6 +100,7 @@ class ChoiceSource:
     where: tuple[str, Any] | None = None
     form_params: Mapping[str, str] = field(default_factory=dict)
     same_as: Mapping[str, str] = field(default_factory=dict)
+    facts: Facts | None = None
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -149,11 +154,22 @@ class _Lenient(dict[str, Any]):
 
 
 CHOICE_SOURCES: dict[str, ChoiceSource] = {
-    "region": ChoiceSource("compute.regions.list", label="{id} — {label}"),
-    "type": ChoiceSource("compute.types.list", label="{id} — {label}"),
-    "image": ChoiceSource("images.list", label="{id} — {label}", where=("status", "available")),
-    "kernel": ChoiceSource("compute.kernels.list", label="{id} — {label}"),
-    "stackscript_id": ChoiceSource("deployscripts.list", label="{label} (#{id})"),
+    "region": ChoiceSource(
+        "compute.regions.list", label="{id} — {label}", facts=choosers.REGION_FACTS
+    ),
+    "type": ChoiceSource("compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS),
+    "image": ChoiceSource(
+        "images.list",
+        label="{id} — {label}",
+        where=("status", "available"),
+        facts=choosers.IMAGE_FACTS,
+    ),
+    "kernel": ChoiceSource(
+        "compute.kernels.list", label="{id} — {label}", facts=choosers.KERNEL_FACTS
+    ),
+    "stackscript_id": ChoiceSource(
+        "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS
+    ),
     "engine": ChoiceSource(
         "databases.engines.list",
         value="{engine}/{version}",
@@ -163,25 +179,31 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     "k8s_version": ChoiceSource("k8s.versions.list"),
     "cluster": ChoiceSource("object_storage.clusters.list", label="{id} — {region}"),
     "compute_id": ChoiceSource(
-        "compute.instances.list", label="{label} (#{id}, {region})", same_as={"region": "region"}
+        "compute.instances.list",
+        label="{label} (#{id}, {region})",
+        same_as={"region": "region"},
+        facts=choosers.INSTANCE_FACTS,
     ),
     "config_id": ChoiceSource(
         "compute.configs.list",
         label="{label} (#{id})",
         params={"computeId": "computeId"},
         form_params={"computeId": "compute_id"},
+        facts=choosers.CONFIG_FACTS,
     ),
     "disk_id": ChoiceSource(
         "compute.disks.list",
         label="{label} (#{id})",
         params={"computeId": "computeId"},
         form_params={"computeId": "compute_id"},
+        facts=choosers.DISK_FACTS,
     ),
     "volume_id": ChoiceSource(
         "compute.volumes.list",
         label="{label} (#{id})",
         params={"computeId": "computeId"},
         form_params={"computeId": "compute_id"},
+        facts=choosers.VOLUME_FACTS,
     ),
 }
 """Field name -> choices from the API. Used only for plain ``str``/``int`` fields: a field with

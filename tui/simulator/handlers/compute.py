@@ -1249,6 +1249,9 @@ def instances_create(ctx: Ctx) -> dict[str, Any]:
         script["deployments_total"] = int(script.get("deployments_total") or 0) + 1
         script["deployments_active"] = int(script.get("deployments_active") or 0) + 1
         record["_stackscript_id"] = script["id"]
+        # What the script runs with (its UDF answers); never shown by the API.
+        answers = v.raw("stackscript_data")
+        record["_stackscript_data"] = dict(answers) if isinstance(answers, dict) else {}
     p.add_grant("compute", record["id"], record["label"])
     return instance_view(record)
 

@@ -1,0 +1,433 @@
+"""The facts a chooser shows beside each choice, declared as data, without a terminal.
+
+A :class:`~tui.resources.forms.ChoiceSource` with ``facts`` is offered as a searchable table
+(type to filter) instead of a bare list: one row per item, the columns declared here, rows
+grouped and ordered as declared, and marks (deprecated, end of life) in the row. The one chooser
+widget reads :func:`chooser_rows` and :func:`filter_rows`; nothing here knows about a screen.
+
+Declared here: instance types (class, vCPUs, memory, disk, transfer, network out, price per
+month and per hour; grouped by class), regions (id, label, country, capabilities; only those
+offering what is being created, see :func:`capability_for`), images (label, vendor, size,
+deprecated/EOL marked, private first), kernels, deployment scripts, and the account's
+instances, volumes, disks and configuration profiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from tui.resources.format import human_size
+from tui.resources.pricing import hourly, money, price_of_instance
+
+Cell = Callable[[Mapping[str, Any]], str]
+
+
+def _path(item: Mapping[str, Any], key: str) -> Any:
+    node: Any = item
+    for part in key.split("."):
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return node
+
+
+def text(key: str) -> Cell:
+    """The item's field ``key`` (dotted) as text."""
+
+    def cell(item: Mapping[str, Any]) -> str:
+        value = _path(item, key)
+        if value is None:
+            return ""
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return str(value)
+
+    return cell
+
+
+def size(key: str, unit: Literal["mb", "gb", "bytes"]) -> Cell:
+    """A size field in ``unit`` shown human-readable (``4 GB``)."""
+
+    def cell(item: Mapping[str, Any]) -> str:
+        value = _path(item, key)
+        return human_size(value, unit) if isinstance(value, int | float) else ""
+
+    return cell
+
+
+def _monthly(item: Mapping[str, Any]) -> str:
+    price = price_of_instance(item)
+    return money(price.monthly) if price else "n/a"
+
+
+def _hourly(item: Mapping[str, Any]) -> str:
+    price = price_of_instance(item)
+    return hourly(price.hourly) if price else "n/a"
+
+
+def _transfer(item: Mapping[str, Any]) -> str:
+    # The API counts transfer in decimal GB; a quota reads as providers write it (4 TB).
+    value = item.get("transfer")
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return ""
+    return f"{value / 1000:g} TB" if value >= 1000 else f"{value:g} GB"
+
+
+def _network_out(item: Mapping[str, Any]) -> str:
+    value = item.get("network_out")
+    if not isinstance(value, int | float):
+        return ""
+    return f"{value / 1000:g} Gbps" if value >= 1000 else f"{value:g} Mbps"
+
+
+def _capabilities(item: Mapping[str, Any]) -> str:
+    # Every region offers compute: the column says what differs.
+    shown = {
+        "Block Storage": "Vol",
+        "Object Storage": "Obj",
+        "Kubernetes": "K8s",
+        "Managed Databases": "DB",
+        "Backups": "Bak",
+        "Vlans": "VLAN",
+    }
+    caps = item.get("capabilities") or []
+    return " ".join(short for name, short in shown.items() if name in caps)
+
+
+def _image_marks(item: Mapping[str, Any]) -> str:
+    # Only what should stop a user: deprecated, or past its end of life.
+    marks = []
+    if item.get("deprecated"):
+        marks.append("deprecated")
+    eol = item.get("eol")
+    if isinstance(eol, str) and eol:
+        try:
+            ended = datetime.fromisoformat(eol.replace("Z", "+00:00"))
+        except ValueError:
+            ended = None
+        if ended is not None:
+            if ended.tzinfo is None:
+                ended = ended.replace(tzinfo=UTC)
+            if ended <= datetime.now(UTC):
+                marks.append(f"EOL {eol[:7]}")
+    return ", ".join(marks)
+
+
+def _private(item: Mapping[str, Any]) -> str:
+    return "private" if str(item.get("id", "")).startswith("private/") else "public"
+
+
+def _ipv4_private(item: Mapping[str, Any]) -> str:
+    addresses = item.get("ipv4") or []
+    return ", ".join(str(a) for a in addresses if str(a).startswith(("192.168.", "10.")))
+
+
+@dataclass(frozen=True)
+class FactColumn:
+    """One column of a chooser.
+
+    Attributes:
+        title: Heading.
+        cell: The item's cell text.
+        width: Widest cell; longer ones are cut with an ellipsis (None: no limit).
+        right: Right-aligned (numbers, prices).
+    """
+
+    title: str
+    cell: Cell
+    width: int | None = None
+    right: bool = False
+
+
+@dataclass(frozen=True)
+class Facts:
+    """How a chooser shows a choice source's items.
+
+    Attributes:
+        columns: The columns; one no item has a value for is left out.
+        group: The group an item belongs to (shown once, on the group's first row).
+        order: Sort key of the items; it keeps each group's items together.
+        marks: Warnings shown in the last column ("deprecated").
+        offers: Item field listing what a region offers (filtered by :func:`capability_for`).
+    """
+
+    columns: tuple[FactColumn, ...]
+    group: Cell | None = None
+    order: Callable[[Mapping[str, Any]], Any] | None = None
+    marks: Cell | None = None
+    offers: str = ""
+
+
+@dataclass(frozen=True)
+class ChooserRow:
+    """One row of a chooser.
+
+    Attributes:
+        value: What choosing it sets.
+        text: The option's one-line text (shown in the field once chosen).
+        cells: Column texts.
+        group: Its group ('' when ungrouped).
+        search: Lower-case text the filter matches against (every column, group and text).
+    """
+
+    value: Any
+    text: str
+    cells: tuple[str, ...]
+    group: str = ""
+    search: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class ChooserTable:
+    """What a chooser shows: headings and rows.
+
+    Attributes:
+        titles: Column headings (the group and mark columns included when used).
+        right: Per column, whether it is right-aligned.
+        rows: The rows, grouped and ordered.
+    """
+
+    titles: tuple[str, ...]
+    right: tuple[bool, ...]
+    rows: tuple[ChooserRow, ...]
+
+
+def chooser_rows(
+    facts: Facts | None,
+    items: Iterable[Mapping[str, Any]],
+    option: Callable[[Mapping[str, Any]], tuple[str, Any]],
+) -> ChooserTable:
+    """The table of ``items`` as ``facts`` declare it.
+
+    Args:
+        facts: Columns, grouping, order and marks (None: one column with the option text).
+        items: The accepted items of the choice source.
+        option: ``(text, value)`` of an item (the source's own).
+    """
+    items = list(items)
+    if facts is None:
+        rows = []
+        for item in items:
+            label, value = option(item)
+            rows.append(ChooserRow(value, label, (label,), "", label.lower()))
+        return ChooserTable(("Choice",), (False,), tuple(rows))
+    if facts.order is not None:
+        items.sort(key=facts.order)
+    # Every cell once (a column no item fills is then left out): one pass over the items.
+    every = [[c.cell(item) for c in facts.columns] for item in items]
+    notes = [facts.marks(item) for item in items] if facts.marks is not None else []
+    kept = [k for k in range(len(facts.columns)) if any(cells[k] for cells in every)]
+    kept = kept or list(range(len(facts.columns)))
+    columns = [facts.columns[k] for k in kept]
+    with_marks = any(notes)
+    grouped = facts.group is not None
+    titles = [""] * grouped + [c.title for c in columns] + ["Notes"] * with_marks
+    right = [False] * grouped + [c.right for c in columns] + [False] * with_marks
+    rows = []
+    for index, item in enumerate(items):
+        label, value = option(item)
+        full = [every[index][k] for k in kept]
+        group = facts.group(item) if facts.group is not None else ""
+        note = notes[index] if with_marks else ""
+        cells = [group] * grouped
+        cells += [_fit(cell, c.width) for cell, c in zip(full, columns, strict=True)]
+        cells += [note] * with_marks
+        search = " ".join([label, group, *full, note]).lower()
+        rows.append(ChooserRow(value, label, tuple(cells), group, search))
+    return ChooserTable(tuple(titles), tuple(right), tuple(rows))
+
+
+def mark_row(table: ChooserTable, value: Any, suffix: str = " *") -> ChooserTable:
+    """``table`` with ``suffix`` after the first fact of the row of ``value`` (the current one)."""
+    column = 1 if table.titles[:1] == ("",) else 0
+    rows = tuple(
+        replace(
+            row, cells=(*row.cells[:column], row.cells[column] + suffix, *row.cells[column + 1 :])
+        )
+        if row.value == value and len(row.cells) > column
+        else row
+        for row in table.rows
+    )
+    return replace(table, rows=rows)
+
+
+def _fit(cell: str, width: int | None) -> str:
+    """``cell`` cut to ``width`` columns with an ellipsis (the filter still sees all of it)."""
+    if width is None or len(cell) <= width:
+        return cell
+    return cell[: max(width - 1, 0)] + "…"
+
+
+def filter_rows(rows: Sequence[ChooserRow], query: str) -> list[ChooserRow]:
+    """The rows matching every word of ``query`` (case-insensitive, anywhere in the row)."""
+    words = query.lower().split()
+    if not words:
+        return list(rows)
+    return [row for row in rows if all(word in row.search for word in words)]
+
+
+def shown_cells(rows: Sequence[ChooserRow], grouped: bool) -> list[tuple[str, ...]]:
+    """Cells to draw: a group's name only on its first row among ``rows`` (after filtering)."""
+    out: list[tuple[str, ...]] = []
+    previous: str | None = None
+    for row in rows:
+        cells = row.cells
+        if grouped:
+            cells = (row.group if row.group != previous else "", *cells[1:])
+            previous = row.group
+        out.append(cells)
+    return out
+
+
+CLASS_ORDER = ("nanode", "standard", "dedicated", "highmem", "premium", "gpu")
+
+
+def _class_key(item: Mapping[str, Any]) -> str:
+    name = str(item.get("class") or "")
+    index = CLASS_ORDER.index(name) if name in CLASS_ORDER else len(CLASS_ORDER)
+    return f"{index:02d} {name}"
+
+
+def _class_name(item: Mapping[str, Any]) -> str:
+    return str(item.get("class") or "other")
+
+
+def _price_key(item: Mapping[str, Any]) -> tuple[float, str]:
+    price = price_of_instance(item)
+    return (price.monthly if price else float("inf"), str(item.get("id")))
+
+
+TYPE_FACTS = Facts(
+    columns=(
+        FactColumn("Type", text("id")),
+        FactColumn("vCPU", text("vcpus"), right=True),
+        FactColumn("RAM", size("memory", "mb"), right=True),
+        FactColumn("Disk", size("disk", "mb"), right=True),
+        FactColumn("Transfer", _transfer, right=True),
+        FactColumn("Net out", _network_out, right=True),
+        FactColumn("$/month", _monthly, right=True),
+        FactColumn("$/hour", _hourly, right=True),
+    ),
+    group=_class_name,
+    order=lambda i: (_class_key(i), _price_key(i)),
+)
+"""Instance types, grouped by class (smallest class first), cheapest first in a class."""
+
+REGION_FACTS = Facts(
+    columns=(
+        FactColumn("Region", text("id")),
+        FactColumn("Label", text("label")),
+        FactColumn("Country", lambda i: str(i.get("country") or "").upper()),
+        FactColumn("Offers", _capabilities),
+    ),
+    order=lambda i: (str(i.get("country") or ""), str(i.get("id") or "")),
+    marks=lambda i: "outage" if i.get("status") == "outage" else "",
+    offers="capabilities",
+)
+
+IMAGE_FACTS = Facts(
+    columns=(
+        FactColumn("Image", text("label")),
+        FactColumn("Vendor", text("vendor")),
+        FactColumn("Size", size("size", "mb"), right=True),
+        FactColumn("Id", text("id")),
+    ),
+    group=_private,
+    order=lambda i: (
+        _private(i) != "private",
+        bool(i.get("deprecated")),
+        str(i.get("vendor") or ""),
+        str(i.get("label") or ""),
+    ),
+    marks=_image_marks,
+)
+"""Images: the account's private ones first, deprecated ones last in each group."""
+
+KERNEL_FACTS = Facts(
+    columns=(
+        FactColumn("Kernel", text("id")),
+        FactColumn("Version", text("version")),
+        FactColumn("Arch", text("architecture")),
+        FactColumn("Built", lambda i: str(i.get("built") or "")[:10]),
+    ),
+    order=lambda i: (bool(i.get("deprecated")), str(i.get("id") or "")),
+    marks=lambda i: "deprecated" if i.get("deprecated") else "",
+)
+
+SCRIPT_FACTS = Facts(
+    columns=(
+        FactColumn("Script", text("label")),
+        FactColumn("Images", text("images"), width=30),
+        FactColumn("Owner", text("username")),
+        FactColumn("Id", text("id"), right=True),
+    ),
+    group=lambda i: "public" if i.get("is_public") else "mine",
+    order=lambda i: (bool(i.get("is_public")), str(i.get("label") or "").lower()),
+)
+
+INSTANCE_FACTS = Facts(
+    columns=(
+        FactColumn("Instance", text("label")),
+        FactColumn("Status", text("status")),
+        FactColumn("Region", text("region")),
+        FactColumn("Type", text("type")),
+        FactColumn("Private IPv4", _ipv4_private),
+        FactColumn("Id", text("id"), right=True),
+    ),
+    order=lambda i: str(i.get("label") or "").lower(),
+)
+
+VOLUME_FACTS = Facts(
+    columns=(
+        FactColumn("Volume", text("label")),
+        FactColumn("Size", size("size", "gb"), right=True),
+        FactColumn("Region", text("region")),
+        FactColumn("Status", text("status")),
+        FactColumn("Id", text("id"), right=True),
+    ),
+)
+
+DISK_FACTS = Facts(
+    columns=(
+        FactColumn("Disk", text("label")),
+        FactColumn("Size", size("size", "mb"), right=True),
+        FactColumn("Filesystem", text("filesystem")),
+        FactColumn("Status", text("status")),
+        FactColumn("Id", text("id"), right=True),
+    ),
+)
+
+CONFIG_FACTS = Facts(
+    columns=(
+        FactColumn("Profile", text("label")),
+        FactColumn("Kernel", text("kernel")),
+        FactColumn("Run level", text("run_level")),
+        FactColumn("Id", text("id"), right=True),
+    ),
+)
+
+CAPABILITY_BY_AREA: Mapping[str, str] = {
+    "compute.instances.create": "Compute",
+    "volumes.": "Block Storage",
+    "k8s.clusters.create": "Kubernetes",
+    "databases.": "Managed Databases",
+    "object_storage.": "Object Storage",
+}
+"""Operation (or name prefix ending in a dot) -> the region capability it needs."""
+
+
+def capability_for(endpoint: str) -> str | None:
+    """The capability a region must offer for the operation ``endpoint`` (None: any region)."""
+    for prefix, capability in CAPABILITY_BY_AREA.items():
+        if endpoint == prefix or (prefix.endswith(".") and endpoint.startswith(prefix)):
+            return capability
+    return None
+
+
+def offers(facts: Facts | None, item: Mapping[str, Any], capability: str | None) -> bool:
+    """True when ``item`` offers ``capability`` (or the facts do not list offers)."""
+    if facts is None or not facts.offers or capability is None:
+        return True
+    listed = item.get(facts.offers)
+    return not isinstance(listed, list) or capability in listed
