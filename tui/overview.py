@@ -167,6 +167,12 @@ class Attention:
         """How many items."""
         return len(self.keys)
 
+    @property
+    def filterable(self) -> bool:
+        """The query is plain ``/`` filter language (``status:offline``); the others
+        (``nodes:not_ready``, ``expiry:<7d`` ...) only describe the items."""
+        return self.query.startswith("status:")
+
     def text(self) -> str:
         """The row's text: ``3 instances offline``, ``1 instance offline``."""
         title = self.title

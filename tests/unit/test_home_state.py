@@ -115,3 +115,17 @@ def test_attention_rules() -> None:
     lines = {line.area: line for line in counts(data)}
     assert lines["Instances"].total == 3 and "2 booting" in lines["Instances"].detail
     assert lines["Volumes"].total is None  # not arrived yet
+
+
+def test_an_attention_query_becomes_the_list_filter_where_the_list_has_the_language() -> None:
+    from types import SimpleNamespace
+
+    from screens.attention import apply_list_query
+
+    shown: list[str] = []
+    focused: list[bool] = []
+    table = SimpleNamespace(focus=lambda: focused.append(True))
+    pane = SimpleNamespace(show_filter=shown.append, table=table, focus_query="")
+    apply_list_query(pane, "status:offline", frozenset({"1"}), filterable=True)
+    assert shown == ["status:offline"] and focused == [True]
+    assert pane.focus_query == ""  # the filter line says it; no second mechanism
