@@ -50,7 +50,7 @@ def child(url: str, spawned: float) -> dict[str, Any]:
     from tui.app import CloudApp, freeze_startup_heap
 
     marks: dict[str, float] = {}
-    original = OverviewScreen._redraw
+    original = OverviewScreen._show_attention
     original_mount = OverviewScreen.on_mount
 
     def on_mount(self: OverviewScreen) -> None:
@@ -59,14 +59,15 @@ def child(url: str, spawned: float) -> dict[str, Any]:
 
     OverviewScreen.on_mount = on_mount  # type: ignore[method-assign]
 
-    def redraw(self: OverviewScreen) -> None:
-        original(self)
-        if "first_paint" not in marks and self.data.parts:
+    def shown(self: OverviewScreen, data: Any) -> None:
+        # Called when a summary (counts, attention, cost) reaches the screen.
+        original(self, data)
+        if "first_paint" not in marks and data.parts:
             marks["first_paint"] = time.time()
-        if "instances" not in marks and self.data.has("instances"):
+        if "instances" not in marks and data.has("instances"):
             marks["instances"] = time.time()
 
-    OverviewScreen._redraw = redraw  # type: ignore[method-assign]
+    OverviewScreen._show_attention = shown  # type: ignore[method-assign]
     app = CloudApp(settings, session)
     freeze_startup_heap()
     out: dict[str, Any] = {}

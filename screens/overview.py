@@ -18,6 +18,7 @@ Bindings:
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -29,7 +30,6 @@ from textual.widgets import Static
 
 from screens.refresh_timer import RefreshTimer
 from screens.shell import ShellScreen
-from tui.api.errors import CloudError
 from tui.overview import (
     Attention,
     CountLine,
@@ -39,6 +39,7 @@ from tui.overview import (
     snapshot,
     summarize,
 )
+from tui.resources.areas import SPECS
 from tui.resources.rows import TableColumn, TableRow
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
@@ -92,8 +93,6 @@ class OverviewScreen(ShellScreen):
         self.data = OverviewData()
         self.items: list[Attention] = []
         self.loaded = False
-        self.error: CloudError | None = None
-        self._dirty = False
         self._redraw_timer: Any = None
         self._drawn_version = -1
         self._drawn_data: OverviewData | None = None
@@ -122,10 +121,8 @@ class OverviewScreen(ShellScreen):
         self.loaded = True
         self._redraw()
         failed = set(data.errors) - {"types"}
-        busy = any(a.title.endswith("for over 30 min") for a in self.items) or any(
-            i.get("status") in ("provisioning", "booting", "rebooting", "shutting_down")
-            for i in data.items("instances")
-        )
+        instances = SPECS["compute.instances"]
+        busy = any(instances.is_transitional(i) for i in data.items("instances"))
         if failed and len(failed) == len(data.errors) and not data.parts:
             from tui.api.errors import TransportFailure
 
@@ -137,9 +134,8 @@ class OverviewScreen(ShellScreen):
 
     def _arrived(self, _part: str) -> None:
         # Coalesce: a 10,000-instance list arrives in 100 chunks; redraw a few times a second.
-        self._dirty = True
         if self._redraw_timer is None:
-            self._redraw_timer = self.set_timer(REDRAW_EVERY, self._redraw)
+            self._redraw_timer = self.set_timer(REDRAW_EVERY, self._timer_redraw)
 
     def on_screen_suspend(self) -> None:
         self.refresher.set_visible(False, loaded=self.loaded)
@@ -150,9 +146,11 @@ class OverviewScreen(ShellScreen):
 
     # -- drawing ----------------------------------------------------------------------------
 
-    def _redraw(self) -> None:
+    def _timer_redraw(self) -> None:
         self._redraw_timer = None
-        self._dirty = False
+        self._redraw()
+
+    def _redraw(self) -> None:
         if not self.is_mounted:
             return
         data = self.data
@@ -161,7 +159,7 @@ class OverviewScreen(ShellScreen):
             # thread (60 ms of CPU for 10,000 instances would hold every key meanwhile).
             self._drawn_version, self._drawn_data = data.version, data
             self.run_worker(
-                self._summarize(snapshot(data)),
+                partial(self._summarize, snapshot(data)),  # type: ignore[arg-type]
                 group="overview-draw",
                 exclusive=True,
                 exit_on_error=False,
