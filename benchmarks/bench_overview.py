@@ -123,6 +123,8 @@ def child(url: str, spawned: float) -> dict[str, Any]:
                             await asyncio.sleep(0.0005)
                         keys.append(time.perf_counter() - start)
                 await asyncio.sleep(0.05)
+            while screen.drawn is None or screen.drawn.version != screen.data.version:  # noqa: ASYNC110
+                await asyncio.sleep(0.005)  # the last summary reaches the screen
             marks["all_parts"] = time.time()
             stop = True
             await watcher
