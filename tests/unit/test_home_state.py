@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import stat
 from pathlib import Path
+from typing import Any
 
 from tui.activity import ActivityLog, matches
 from tui.api.changes import ChangeEvent, change_event, change_target
@@ -129,3 +130,27 @@ def test_an_attention_query_becomes_the_list_filter_where_the_list_has_the_langu
     apply_list_query(pane, "status:offline", frozenset({"1"}), filterable=True)
     assert shown == ["status:offline"] and focused == [True]
     assert pane.focus_query == ""  # the filter line says it; no second mechanism
+
+
+def test_read_only_comes_from_the_flag_or_the_profile(monkeypatch: Any) -> None:
+    import tui.app
+    from tui.__main__ import main
+    from tui.config import Profile, Settings, save_settings
+
+    seen: list[bool] = []
+    monkeypatch.setattr(tui.app, "run_app", lambda *a, **k: seen.append(k["read_only"]) or 0)
+    assert main(["--demo", "--read-only"]) == 0
+    assert main(["--demo"]) == 0
+    save_settings(
+        Settings(
+            profiles={
+                "prod": Profile(base_url="https://api.example.com/v4", read_only=True),
+                "lab": Profile(base_url="https://api.example.com/v4"),
+            }
+        )
+    )
+    monkeypatch.setenv("CLOUDTUI_TOKEN", "t")
+    assert main(["--profile", "prod"]) == 0
+    assert main(["--profile", "lab"]) == 0
+    assert main(["--profile", "lab", "--read-only"]) == 0
+    assert seen == [True, False, True, False, True]
