@@ -26,6 +26,16 @@ from tui.resources.pricing import (
 
 UNTAGGED = "(untagged)"
 
+PRICED_PARTS = (
+    ("instances", "Instances"),
+    ("databases", "Databases"),
+    ("clusters", "Kubernetes pools"),
+    ("pools", "Kubernetes pools"),
+    ("balancers", "Load balancers"),
+    ("volumes", "Volumes"),
+)
+"""Overview parts the cost reads, with the title said when one could not be listed."""
+
 
 @dataclass
 class AreaCost:
@@ -159,6 +169,9 @@ def cost_lines(data: OverviewData, *, brief: bool = False, top_tags: int = 5) ->
     if summary.missing:
         head += f"  + {summary.missing:,} item(s) with {NOT_GIVEN}"
     lines = [head, " · ".join(a.text() for a in summary.areas)]
+    missing = list(dict.fromkeys(t for part, t in PRICED_PARTS if part in data.errors))
+    if missing:
+        lines.append(f"Not counted (could not be listed): {', '.join(missing)}")
     tags = sorted(summary.tags.items(), key=lambda kv: (-kv[1], kv[0]))
     if tags and brief:
         shown = " · ".join(f"{tag} {money(amount)}" for tag, amount in tags[:top_tags])

@@ -154,3 +154,16 @@ def test_read_only_comes_from_the_flag_or_the_profile(monkeypatch: Any) -> None:
     assert main(["--profile", "lab"]) == 0
     assert main(["--profile", "lab", "--read-only"]) == 0
     assert seen == [True, False, True, False, True]
+
+
+def test_the_cost_says_which_areas_could_not_be_listed() -> None:
+    from tui.overview_cost import cost_lines
+
+    types = [{"id": "t1", "price": {"monthly": 10.0, "hourly": 0.0137}}]
+    data = OverviewData(
+        parts={"types": types, "instances": [{"id": 1, "type": "t1", "tags": ["a"]}]},
+        errors={"databases": "Not allowed", "clusters": "Not allowed"},
+    )
+    text = cost_lines(data)
+    assert text.startswith("≈ $10.00/month")
+    assert "Not counted (could not be listed): Databases, Kubernetes pools" in text
