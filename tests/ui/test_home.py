@@ -296,3 +296,24 @@ async def test_b_bookmarks_the_item_a_detail_screen_shows_and_a_child_row() -> N
         await settle(pilot)
         assert isinstance(app.screen, ResourceDetailScreen)
         assert app.screen.item["id"] == volume["id"]
+
+
+async def test_a_delete_that_fails_in_the_ui_is_logged_with_its_label() -> None:
+    from tests.ui.helpers import open_area
+
+    session = demo_session()
+    app = make_app(session)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        item = pane.current_item
+        assert item is not None
+        session.simulator.store.delete("volumes.volumes", item["id"])  # gone meanwhile
+        await pilot.press("d")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        confirm.query_one("#confirm-typed").value = item["label"]
+        await pilot.press("enter")
+        await settle(pilot)
+        entry = app.activity.read()[0]
+        assert (entry.method, entry.path) == ("DELETE", f"/volumes/{item['id']}")
+        assert (entry.ok, entry.status, entry.target) == (False, 404, item["label"])
