@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.api.changes import change_target
 from tui.api.endpoints import REGISTRY, Endpoint
-from tui.api.errors import CloudError
+from tui.api.errors import CloudError, may_have_been_carried_out
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
 from tui.resources.availability import UserContext, cautions, field_locks
@@ -60,6 +60,7 @@ ACTION_SCREENS: dict[str, str] = {
     "profile.preferences": "screens.preferences:edit_preferences",
     "k8s.kubeconfig_save": "screens.kubeconfig:save_kubeconfig",
     "object_storage.object_acl": "screens.object_acl:edit_object_acl",
+    "tags.edit": "screens.bulk_actions:edit_tags",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 
@@ -182,7 +183,8 @@ class ActionContext:
             LookupError: A path parameter is neither the action's nor filled in the form yet;
                 the message names the field to fill first.
         """
-        return [source.option(item) for item in await self.load_items(source, values)]
+        items = await self.load_items(source, values)
+        return [option for item in items for option in source.options(item)]
 
     async def load_items(
         self, source: ChoiceSource, values: Mapping[str, Any] | None = None
@@ -246,14 +248,23 @@ class ActionContext:
         """Say that the action succeeded."""
         self.app.notify(message, title=self.spec.title, markup=False)
 
-    def failed(self, error: CloudError) -> None:
-        """Say that the action's request failed (the app keeps running)."""
+    def failed(self, error: CloudError) -> bool:
+        """Say that the action's request failed (the app keeps running).
+
+        Returns:
+            True when the request may have been carried out all the same (its answer was
+            lost): the caller then refreshes, so the user sees whether it was.
+        """
+        maybe_done = may_have_been_carried_out(error)
         self.app.notify(
             describe_error(error),
             title=f"{self.action.label}: {error_title(error)}",
-            severity="error",
+            severity="warning" if maybe_done else "error",
             markup=False,
         )
+        if maybe_done and hasattr(self.app, "changes"):
+            self.app.changes += 1  # other lists refresh too when shown again
+        return maybe_done
 
 
 Flow = Callable[[ActionContext], Awaitable[bool]]
@@ -276,14 +287,34 @@ async def run_action(
     """Run ``action``; must be called from a worker (dialogs are awaited).
 
     Returns:
-        True when the request was sent and succeeded (the caller refreshes).
+        True when the request succeeded, or may have been carried out though its answer was
+        lost (the caller refreshes).
     """
     ctx = ActionContext(host, spec, action, item, params)
     if action.screen:
         return await flow_for(action.screen)(ctx)
-    if action.form:
+    if action.form and await _asks_something(ctx):
         return await run_form(ctx)
     return await run_plain(ctx)
+
+
+async def _asks_something(ctx: ActionContext) -> bool:
+    """False when every input of the action's form is a choice asked only among several
+    (``several_only``) and none offers more than one: the action is then a confirmation."""
+    assert ctx.action.form is not None
+    form = form_for(ctx.action.form)
+    several_only: frozenset[str] = getattr(form.model, "several_only", frozenset())
+    if not form.fields or any(f.name not in several_only for f in form.fields):
+        return True
+    for f in form.fields:
+        if f.source is None:
+            return True
+        try:
+            if len(await ctx.load_choices(f.source, {})) > 1:
+                return True
+        except (CloudError, LookupError):
+            continue  # the choice cannot be offered: the server's default it is
+    return False
 
 
 async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) -> bool:
@@ -320,6 +351,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         quote=ctx.quote,
         load_record=ctx.load_record,
         name=ctx.label,
+        context=ctx.item,
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
@@ -335,8 +367,7 @@ async def run_plain(ctx: ActionContext) -> bool:
     try:
         answer = await ctx.call()
     except CloudError as error:
-        ctx.failed(error)
-        return False
+        return ctx.failed(error)
     await after_success(ctx, answer)
     return True
 

@@ -50,6 +50,11 @@ class CommandLineScreen(ModalScreen[str | None]):
         self._show_matches("")
 
     def _show_matches(self, text: str) -> None:
+        if text.strip().lower().startswith("export "):
+            from tui.export import USAGE
+
+            self.query_one(".command-matches", Static).update(Text(f":{USAGE}"))
+            return
         matches = complete_command(text)
         line = Text(":")
         line.append("  ".join(matches) if matches else "no match")

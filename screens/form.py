@@ -16,6 +16,7 @@ Bindings:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -28,7 +29,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Select, Static
 
-from tui.api.errors import ApiError, CloudError
+from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.resources.expansions import EXPANSIONS, expanded
 from tui.resources.forms import (
@@ -120,6 +121,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         self.submit = submit
         self.request_line = request_line
         self.sending = False
+        self.maybe_sent = False
+        """A send's answer was lost: the server may have acted, so sending again asks first."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -168,13 +171,18 @@ class RequestModal(ModalScreen[FormOutcome | None]):
 
     async def _send(self, body: dict[str, Any]) -> None:
         try:
+            if self.maybe_sent and not await self._confirm_resend(body):
+                return
             if not await self.confirm_before_send(body):
                 return
             answer = await self.submit(body)
-        except ApiError as error:
-            self.show_api_error(error)
         except CloudError as error:
-            self.show_general([describe_error(error)])
+            if may_have_been_carried_out(error):
+                self._answer_lost(error)
+            elif isinstance(error, ApiError):
+                self.show_api_error(error)
+            else:
+                self.show_general([describe_error(error)])
         else:
             self.dismiss(FormOutcome(body, answer))
         finally:
@@ -182,6 +190,33 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             # Dismissed by now on success: its buttons may already be gone.
             for button in self.query("#form-send").results(Button):
                 button.disabled = False
+
+    def _answer_lost(self, error: CloudError) -> None:
+        """The server may have acted: say so, keep every input, refresh the lists behind."""
+        self.maybe_sent = True
+        self.show_general([describe_error(error)])
+        if hasattr(self.app, "changes"):
+            self.app.changes += 1
+        refresh = getattr(self.app, "refresh_covered_lists", None)
+        if refresh is not None:
+            refresh()
+
+    async def _confirm_resend(self, body: dict[str, Any]) -> bool:
+        """Ask before sending again what the server may already have carried out."""
+        from screens.confirm import ConfirmModal, request_preview
+
+        method, _, path = self.request_line.partition(" ")
+        modal = ConfirmModal(
+            f"{self.title_text}: send again?",
+            "The last send may have been carried out (its answer was lost). Check the list "
+            "first: sending again may do it twice.",
+            request_preview(method, path, body),
+            confirm_label="Send again",
+        )
+        confirmed: bool = await self.app.push_screen_wait(modal)
+        if confirmed:
+            self.maybe_sent = False
+        return bool(confirmed)
 
     def action_cancel(self) -> None:
         """Close without sending."""
@@ -211,6 +246,8 @@ class FormModal(RequestModal):
         quote: Prices a body: a billed request is confirmed with its price first.
         load_record: Reads a chosen record whose fields add inputs (a script's UDFs).
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
+        context: The item the form is about (its fields decide rules with no input of their
+            own: a DNS record's type in its edit form).
     """
 
     def __init__(
@@ -227,8 +264,11 @@ class FormModal(RequestModal):
         quote: PriceQuote | None = None,
         load_record: LoadRecord | None = None,
         name: str = "",
+        context: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
+        self.context = dict(context or {})
+        """The item the form is about: the request's rules may be decided by its fields."""
         self.name_text = name
         """What the form is about (the item's label), typed to confirm an irreversible value."""
         self.form = form
@@ -238,11 +278,16 @@ class FormModal(RequestModal):
         self.load_items = load_items
         self.quote = quote
         self.load_record = load_record
+        self._expand_to: dict[str, Any] = {}
+        """Field -> the choice whose inputs should be shown (the latest one)."""
+        self._expanded: dict[str, Any] = {}
+        """Field -> the choice whose inputs are shown."""
+        self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
 
     def compose_body(self) -> ComposeResult:
-        yield ModelForm(self.form, self.initial, id="form")
+        yield ModelForm(self.form, self.initial, id="form", context=self.context)
 
     @property
     def model_form(self) -> ModelForm:
@@ -260,20 +305,39 @@ class FormModal(RequestModal):
             # One request per distinct source, however many inputs share it (device slots).
             self._by_source: dict[tuple[Any, ...], list[str]] = {}
             self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
-            for f in self.form.fields:
-                if f.source is not None:
-                    key = f.source.key
-                    self._by_source.setdefault(key, []).append(f.name)
-                    self._sources[key] = f.source
+            self._register_sources(self.form.fields)
             for key in self._by_source:
                 self._reload(key)
 
+    def _register_sources(self, fields: tuple[FormField, ...]) -> set[tuple[Any, ...]]:
+        """Group ``fields`` by choice source; the keys of the sources they use."""
+        keys: set[tuple[Any, ...]] = set()
+        for f in fields:
+            if f.source is not None:
+                key = f.source.key
+                self._by_source.setdefault(key, []).append(f.name)
+                self._sources[key] = f.source
+                keys.add(key)
+        return keys
+
+    def on_model_form_rows_added(self, event: ModelForm.RowsAdded) -> None:
+        """A repeated list grew: the form is the widget's now; fill the new choice lists."""
+        self.form = event.form_widget.form
+        if self.load_choices is None or not hasattr(self, "_sources"):
+            return
+        new = set(event.names)
+        for key in self._register_sources(tuple(f for f in self.form.fields if f.name in new)):
+            self._reload(key)
+
     def _reload(self, key: tuple[Any, ...]) -> None:
-        self.run_worker(
-            self._load(self._by_source[key], self._sources[key]),
-            group=f"choices-{key}",
-            exclusive=True,
-        )
+        names, source = list(self._by_source[key]), self._sources[key]
+
+        async def load() -> None:
+            # Made when the worker starts: a reload that replaces it first leaves nothing
+            # never awaited behind.
+            await self._load(names, source)
+
+        self.run_worker(load, group=f"choices-{key}", exclusive=True)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         changed = next(
@@ -284,8 +348,10 @@ class FormModal(RequestModal):
             return
         if changed in EXPANSIONS and self.load_record is not None:
             # A chosen script's own inputs replace the previous script's.
-            value = None if event.value is Select.NULL else event.value
-            self.run_worker(self._expand(changed, value), group=f"expand-{changed}", exclusive=True)
+            self._expand_to[changed] = None if event.value is Select.NULL else event.value
+            # Not exclusive: cancelling a worker halfway through replacing rows would leave the
+            # inputs and the form apart. Runs queue on a lock and each applies the latest choice.
+            self.run_worker(self._expand(changed), group=f"expand-{changed}")
         # Choices that depend on this field (an instance's configs) follow it.
         if self.load_choices is None or not hasattr(self, "_sources"):
             return
@@ -293,7 +359,15 @@ class FormModal(RequestModal):
             if changed in source.depends_on:
                 self._reload(key)
 
-    async def _expand(self, name: str, value: Any) -> None:
+    async def _expand(self, name: str) -> None:
+        async with self._expand_lock:
+            value = self._expand_to.get(name)
+            if name in self._expanded and self._expanded[name] == value:
+                return  # an earlier run already applied this choice
+            await self._apply_expansion(name, value)
+            self._expanded[name] = value
+
+    async def _apply_expansion(self, name: str, value: Any) -> None:
         assert self.load_record is not None
         expansion = EXPANSIONS[name]
         fields: tuple[FormField, ...] = ()
@@ -341,8 +415,12 @@ class FormModal(RequestModal):
         self.show_general(result.general)
 
     def build(self) -> dict[str, Any] | None:
+        self.form = self.model_form.form
         result = build_body(
-            self.form, self.model_form.values(), initial=self.initial if self.edit else None
+            self.form,
+            self.model_form.values(),
+            initial=self.initial if self.edit else None,
+            context=self.context,
         )
         self.show_result(result)
         if not result.ok or result.body is None:

@@ -83,6 +83,26 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(Text(keys), does)
         return table
 
+    def _filter_syntax(self) -> Table | None:
+        """The ``/`` filter language, on screens that have a filter."""
+        if not any(row[2] == "list.filter" for row in self.rows):
+            return None
+        from tui.resources.filter_query import SYNTAX_HELP
+
+        table = Table(
+            title="Filter (/): terms are ANDed; matches are highlighted",
+            title_justify="left",
+            expand=True,
+            box=None,
+            padding=(0, 1),
+            show_edge=False,
+        )
+        table.add_column("Type", no_wrap=True, style="bold")
+        table.add_column("Shows")
+        for example, meaning in SYNTAX_HELP:
+            table.add_row(Text(example), Text(meaning))
+        return table
+
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#help-table", Static).update(self._table(event.size.width >= self.WIDE))
 
@@ -92,6 +112,9 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text(f"Keys: {self.screen_title}"), classes="help-title")
             with VerticalScroll():
                 yield Static(table, id="help-table")
+                syntax = self._filter_syntax()
+                if syntax is not None:
+                    yield Static(syntax, id="help-filter")
             yield Static(
                 'Remap in the config file: [keymap] "compute.reboot" = "ctrl+r". escape closes.',
                 classes="help-hint",
@@ -111,4 +134,9 @@ class HelpScreen(ModalScreen[None]):
 
     def text(self) -> str:
         """Plain text of the rows (tests)."""
-        return "\n".join(f"{k}\t{d}\t{i}" for k, d, i, _e, _t in self.rows)
+        text = "\n".join(f"{k}\t{d}\t{i}" for k, d, i, _e, _t in self.rows)
+        if self._filter_syntax() is not None:
+            from tui.resources.filter_query import SYNTAX_HELP
+
+            text += "\n" + "\n".join(f"{e}\t{m}" for e, m in SYNTAX_HELP)
+        return text

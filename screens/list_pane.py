@@ -14,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+from screens.list_filter import ListFilter
+from screens.list_marks import ListMarks
 from screens.navigation import OpenItem
 from screens.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from screens.shell import action_for_key, add_action_bindings, check_availability, start_action
@@ -31,7 +33,7 @@ from tui.refresh import (
 )
 from tui.resources.loader import fetch_all, fetch_item, is_paged, iter_chunks
 from tui.resources.rows import item_key_of, table_columns, table_row
-from tui.resources.spec import Action, dig
+from tui.resources.spec import Action
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected, SortChanged
 
@@ -39,7 +41,7 @@ FORMAT_CHUNK = 200
 """Rows formatted between two yields to the event loop during a refresh (about 10 ms)."""
 
 
-class ResourceListPane(RefreshingPane):
+class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     """A list of one spec's items: header, table, message line.
 
     Bindings (besides the table's and the spec's actions):
@@ -51,6 +53,10 @@ class ResourceListPane(RefreshingPane):
     | y | list.copy | Copy the id, address or URL under the cursor |
     | J | list.json | Raw JSON of the item under the cursor |
     | f | list.quick_filter | Cycle the quick filter (kernels: architecture) |
+    | ctrl+space | list.clear_marks | Shown as "N marked" while rows are marked; clears them |
+
+    Actions declared ``bulk`` run on every marked row when rows are marked (see
+    :mod:`screens.list_marks`); the filter language is :mod:`tui.resources.filter_query`.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -94,6 +100,7 @@ class ResourceListPane(RefreshingPane):
             ):
                 self._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
         add_action_bindings(self, self.spec.actions)
+        self.init_marks()
 
     # -- composition ------------------------------------------------------------------------
 
@@ -297,9 +304,11 @@ class ResourceListPane(RefreshingPane):
                 text.append(f" · {shown:,} shown")
             if self.fetching:
                 text.append("  ↻", style="italic")
-        if table.filter_text:
+        if table.marked:
+            text.append(f"  {len(table.marked):,} marked", style="bold")
+        if self.filter_text:
             text.append("  filter: ")
-            text.append(table.filter_text)  # literal: what the user typed
+            text.append(self.filter_text)  # literal: what the user typed
         if self.focus_query:
             text.append(f"  showing {self.focus_query} (escape: all)")  # literal text
         quick = self._quick_value()
@@ -331,7 +340,8 @@ class ResourceListPane(RefreshingPane):
         elif self.loaded and not self.items:
             text = self.spec.empty_hint
         elif self.loaded and self.table.row_count == 0:
-            text = "No rows match the filter. Press escape to clear it."
+            text = f"{self.filter_problem()} No rows match the filter. Press escape to clear it."
+            text = text.strip()
         if text != getattr(message, "_shown_text", None):
             # Unchanged text (every keystroke, every refresh) skips an update and its layout.
             message._shown_text = text  # type: ignore[attr-defined]
@@ -357,6 +367,7 @@ class ResourceListPane(RefreshingPane):
         """What the footer shows for the row under the cursor (and the user's grants)."""
         return (
             getattr(self.app, "user_version", 0),
+            self.marked_count,
             *(self.check_action("run_action", (a.id,)) for a in self.spec.actions),
         )
 
@@ -378,9 +389,7 @@ class ResourceListPane(RefreshingPane):
     @on(Input.Changed, ".list-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.table.set_filter(event.value)
-        self._update_header()
-        self._update_message()
+        self.set_filter_text(event.value)
 
     @on(Input.Submitted, ".list-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -395,7 +404,10 @@ class ResourceListPane(RefreshingPane):
         action = self.spec.action(action_id) if action_id else None
         if action is None:
             return
-        enabled, reason = check_availability(self.app, self.spec, action, self._target(action))
+        if self.acts_on_marks(action):
+            enabled, reason = self.bulk_available(action), "no marked row allows it"
+        else:
+            enabled, reason = check_availability(self.app, self.spec, action, self._target(action))
         if not enabled:
             event.stop()
             self.app.notify(reason, title=f"{action.label}: not available", markup=False)
@@ -407,12 +419,16 @@ class ResourceListPane(RefreshingPane):
             spec_action = self.spec.action(str(parameters[0]))
             if spec_action is None:
                 return False
+            if self.acts_on_marks(spec_action):
+                return True if self.bulk_available(spec_action) else None
             enabled, _ = check_availability(
                 self.app, self.spec, spec_action, self._target(spec_action)
             )
             return True if enabled else None
         if action == "clear_filter":
-            return self.filter_input.has_focus or bool(self.table.filter_text or self.focus_query)
+            return self.filter_input.has_focus or bool(self.filter_text or self.focus_query)
+        if action == "clear_marks":
+            return self.marked_count > 0
         return True
 
     def _target(self, action: Action) -> dict[str, Any] | None:
@@ -427,15 +443,9 @@ class ResourceListPane(RefreshingPane):
         """Clear and hide the filter."""
         self.filter_input.value = ""
         self.filter_input.add_class("-hidden")
-        self.table.set_filter("")
-        if self.focus_query:
-            self.focus_query = ""
-            self.set_quick_filter(None) if self.spec.quick_filter else self.table.set_predicate(
-                None
-            )
+        self.focus_query = ""  # an overview attention row's items: the filter shows all again
+        self.set_filter_text("")
         self.table.focus()
-        self._update_header()
-        self._update_message()
 
     def action_refresh(self) -> None:
         """Refresh now."""
@@ -450,37 +460,13 @@ class ResourceListPane(RefreshingPane):
         item = self.current_item
         show_json(self, f"{self.spec.singular} {self.spec.label_of(item or {})}", item)
 
-    def _quick_value(self) -> str | None:
-        if not self.spec.quick_filter or self._quick == 0:
-            return None
-        return self.spec.quick_filter[1][self._quick - 1]
-
-    def action_quick_filter(self) -> None:
-        """Cycle the quick filter: all, then each value."""
-        if not self.spec.quick_filter:
-            return
-        values = self.spec.quick_filter[1]
-        self._quick = (self._quick + 1) % (len(values) + 1)
-        self.set_quick_filter(self._quick_value())
-
-    def set_quick_filter(self, value: str | None) -> None:
-        """Show only items whose quick-filter field equals ``value`` (None: all)."""
-        if not self.spec.quick_filter:
-            return
-        field, values = self.spec.quick_filter
-        self._quick = values.index(value) + 1 if value in values else 0
-        if value is None:
-            self.table.set_predicate(None)
-        else:
-            items = self.items
-            self.table.set_predicate(lambda row: str(dig(items.get(row.key, {}), field)) == value)
-        self._update_header()
-        self._update_message()
-
     def action_run_action(self, action_id: str) -> None:
         """Run a spec action on the item under the cursor (or on the collection)."""
         action = self.spec.action(action_id)
         if action is None:
+            return
+        if self.acts_on_marks(action):
+            self.start_bulk(action)
             return
         item = self._target(action)
         params = self.spec.params_for(item, self.params) if item else dict(self.params)

@@ -7,7 +7,7 @@ changes to the app's single handler.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -118,6 +118,7 @@ def start_action(
     item: Mapping[str, Any] | None,
     params: Mapping[str, Any],
     then: Callable[[bool], Any] | None = None,
+    run: Callable[[], Awaitable[bool]] | None = None,
 ) -> None:
     """Run an action in a worker of ``node``; ``host`` gets no keys until its dialog is up.
 
@@ -129,20 +130,25 @@ def start_action(
         item: The item it acts on (None: the collection).
         params: Path parameters.
         then: Called with True when something changed (the caller refreshes), else False.
+        run: Runs the action instead of the single-item flow (a bulk run on the marked rows);
+            the key gate applies the same.
     """
     gate = getattr(node.app, "key_gate", None)
     token = gate.begin(host) if gate is not None else None
 
-    async def run() -> None:
+    async def work() -> None:
         try:
-            changed = await perform_action(host, spec, action, item, params)
+            if run is not None:
+                changed = await run()
+            else:
+                changed = await perform_action(host, spec, action, item, params)
         finally:
             if gate is not None:
                 gate.end(token)
         if then is not None:
             then(changed)
 
-    node.run_worker(run(), group="action", exit_on_error=False)
+    node.run_worker(work(), group="action", exit_on_error=False)
 
 
 def forward_worker_state(node: DOMNode, event: Worker.StateChanged) -> None:

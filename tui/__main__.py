@@ -80,6 +80,24 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--error-rate", type=float, default=0.0, help="share of 5xx answers (0..1)")
     sim.add_argument("--drop-rate", type=float, default=0.0, help="share of dropped connections")
     sim.add_argument("--rate-limit", type=int, default=None, help="requests per minute before 429")
+    sim.add_argument(
+        "--lost-response-rate",
+        type=float,
+        default=0.0,
+        help="share of requests carried out whose answer is then lost (0..1)",
+    )
+    sim.add_argument(
+        "--stall-rate",
+        type=float,
+        default=0.0,
+        help="share of requests answered only after --stall-seconds (0..1)",
+    )
+    sim.add_argument(
+        "--stall-seconds",
+        type=float,
+        default=35.0,
+        help="how late a stalled answer comes (default 35, beyond the client's 30 s timeout)",
+    )
     return parser
 
 
@@ -250,6 +268,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         error_rate=args.error_rate,
         drop_rate=args.drop_rate,
         rate_limit=args.rate_limit,
+        lost_response_rate=args.lost_response_rate,
+        stall_rate=args.stall_rate,
+        stall_seconds=args.stall_seconds,
     )
     return serve(
         args.host, args.port, speed=args.speed, scale=args.scale, state=args.state, faults=faults
@@ -258,6 +279,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def cmd_app(args: argparse.Namespace) -> int:
     """Start the TUI (demo mode, or a profile with its stored token or the login screen)."""
+    import os
+
+    from tui.terminal import terminal_problem
+
+    problem = terminal_problem(os.environ)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
     settings = _load_settings_or_exit()
     from tui.session import Session
 

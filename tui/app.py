@@ -34,7 +34,7 @@ from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
 from tui.home import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
 from tui.models.profile import Profile
-from tui.refresh import Settled, classify, describe_error, error_title
+from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
     AREA_BY_ID,
     AREA_OF_SPEC,
@@ -87,6 +87,8 @@ class CloudApp(App[int]):
     ]
 
     api_health: reactive[str] = reactive("online")
+    retry_text = ""
+    """What the status bar says while a request waits to be retried (health ``retrying``)."""
     """``online``, ``connecting``, ``unreachable``, ``rate_limited`` or ``error``."""
     last_refresh: reactive[float | None] = reactive(None)
     """Epoch seconds of the last successful request of a refresh."""
@@ -181,7 +183,8 @@ class CloudApp(App[int]):
         assert self.session is not None
         # A request waiting to be retried shows in the status bar while it waits, not only
         # when it finally fails.
-        self.session.client.on_retry = lambda error, _wait: self.api_failed(error)
+        self.session.client.on_retry = self.api_retrying
+        self.session.client.on_recovered = self.api_succeeded
         from screens.home_actions import open_home_state
 
         open_home_state(self)
@@ -233,6 +236,24 @@ class CloudApp(App[int]):
         """A refresh got its answer."""
         self.api_health = "online"
         self.last_refresh = self.now()
+
+    def api_retrying(self, error: BaseException, wait: float) -> None:
+        """A request is retried after ``error``: the status bar says why, while it waits."""
+        if isinstance(error, RateLimited):
+            self.api_health = "rate_limited"
+            return
+        self.retry_text = retry_text(error, wait)
+        self.api_health = "retrying"
+        self.mutate_reactive(CloudApp.api_health)  # a second retry repaints the new text
+
+    def refresh_covered_lists(self) -> None:
+        """Refresh the panes under the top screen (a change was sent and its answer lost)."""
+        from screens.pane import RefreshingPane
+
+        for screen in self.screen_stack[:-1]:
+            for pane in screen.query(RefreshingPane):
+                if pane.loaded:
+                    pane.refresh_now()
 
     def api_failed(self, error: BaseException) -> None:
         """A refresh failed: show unreachable / rate limited / server errors in the status bar."""
@@ -400,6 +421,11 @@ class CloudApp(App[int]):
         if not text:
             return
         word = text.strip().lstrip(":").lower()
+        if word.split()[0] == "export":
+            from screens.export_command import run_export
+
+            run_export(self, text.strip().lstrip(":"))  # the path keeps its case
+            return
         builtin = BUILTIN_COMMANDS.get(word)
         if builtin == "quit":
             self.exit(0)

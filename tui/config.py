@@ -79,6 +79,8 @@ class Settings(BaseModel):
     """Items requested per page (the API caps part of the collections at 100)."""
     max_concurrency: int = Field(8, ge=1, le=32)
     """Pages fetched at once when loading a whole collection."""
+    bulk_concurrency: int = Field(4, ge=1, le=16)
+    """Requests in flight at once when an action runs on the marked rows."""
     connect_timeout: float = Field(5.0, gt=0, le=120)
     """Seconds to establish a connection."""
     read_timeout: float = Field(30.0, gt=0, le=600)

@@ -18,11 +18,16 @@ from tui.api.errors import (
     Forbidden,
     NotFound,
     RateLimited,
+    TimeoutFailure,
     TransportFailure,
     Unauthorized,
+    may_have_been_carried_out,
 )
 
-ApiHealth = Literal["online", "unreachable", "rate_limited", "error"]
+MAYBE_DONE = "the request may have been carried out"
+"""The words a user sees when a change was sent and its answer was lost."""
+
+ApiHealth = Literal["online", "unreachable", "rate_limited", "error", "retrying"]
 """What the status bar says about the API after the last request of a refresh."""
 
 Item = Mapping[str, Any]
@@ -121,6 +126,8 @@ def describe_error(error: BaseException) -> str:
     Returns:
         Plain text saying what failed and what it means.
     """
+    if may_have_been_carried_out(error):
+        return _maybe_done_text(error)
     if isinstance(error, RateLimited):
         wait = f" (the API asked to wait {error.retry_after:.0f} s)" if error.retry_after else ""
         return f"The API is rate limiting requests{wait}."
@@ -145,8 +152,52 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def _maybe_done_text(error: BaseException) -> str:
+    method = getattr(error, "method", "")
+    path = getattr(error, "path", "")
+    if isinstance(error, TransportFailure):
+        why = f"the answer never came ({error.reason})"
+    else:
+        why = f"an earlier try lost its answer, then the server said: {describe_error_plain(error)}"
+    return (
+        f"{method} {path}: {why}. {MAYBE_DONE[0].upper()}{MAYBE_DONE[1:]}: "
+        "the list is refreshed to show it; check it before sending again."
+    )
+
+
+def describe_error_plain(error: BaseException) -> str:
+    """:func:`describe_error` without the "may have been carried out" wording."""
+    if isinstance(error, ApiError):
+        return f"{error.status} {error.reasons}"
+    return str(error)
+
+
+def retry_text(error: BaseException, wait: float) -> str:
+    """Status-bar words for a request about to be retried after ``error``, ``wait`` s later.
+
+    Example: ``no answer in time: retrying GET /volumes in 1 s``.
+    """
+    if isinstance(error, RateLimited):
+        why = "rate limited"
+    elif isinstance(error, TimeoutFailure):
+        why = "no answer in time"
+    elif isinstance(error, TransportFailure):
+        why = "connection lost" if error.sent else "cannot connect"
+    elif isinstance(error, ApiError):
+        why = f"server error {error.status}"
+    else:
+        why = type(error).__name__
+    method = getattr(error, "method", "")
+    path = getattr(error, "path", "")
+    seconds = max(wait, 0.0)
+    when = f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
+    return f"{why}: retrying {method} {path} in {when} s"
+
+
 def error_title(error: BaseException) -> str:
     """A short notification title for ``error``."""
+    if may_have_been_carried_out(error):
+        return "Outcome unknown"
     return {
         "rate_limited": "Rate limited",
         "unreachable": "API unreachable",

@@ -16,57 +16,33 @@ Bindings:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static, TextArea
+from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
-from tui.resources.forms import FormField, FormSpec, generate_password
+from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
+from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
+from widgets.form_inputs import inputs_for
+from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
-INPUT_TYPES = {"int": "integer", "float": "number"}
+
+def _safe(name: str) -> str:
+    """A widget id part for a dotted input name (``configs.0.port`` -> ``configs-0-port``)."""
+    return "".join(c if c.isalnum() or c in "_-" else "-" for c in name)
+
+
 MARKER = "›"
 FOCUS_MARKER = "❯"
 """The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
-
-
-class Tick(Checkbox):
-    """A compact check box that draws its ``X`` only when ticked.
-
-    Textual's box always draws its ``X`` and tells on from off by colour alone, which vanishes
-    under ``NO_COLOR``.
-
-    Args:
-        label: What ticking it means.
-        value: Ticked or not.
-        id: Widget id.
-    """
-
-    def __init__(self, label: str, value: bool = False, *, id: str | None = None) -> None:
-        super().__init__(label, value, id=id, compact=True)
-
-    @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]
-        return "X" if self.value else " "
-
-
-class YesNo(Tick):
-    """A :class:`Tick` whose label also says the state (``X yes`` / ``  no``)."""
-
-    def __init__(self, value: bool, *, id: str | None = None) -> None:
-        super().__init__(self._word(value), value, id=id)
-
-    @staticmethod
-    def _word(value: bool) -> str:
-        return "yes" if value else "no"
-
-    def watch_value(self) -> None:
-        self.label = self._word(self.value)
 
 
 class ModelForm(VerticalScroll):
@@ -102,117 +78,202 @@ class ModelForm(VerticalScroll):
     }
     """
 
+    class RowsAdded(Message):
+        """A row was added to a repeated list; ``names`` are its inputs."""
+
+        def __init__(self, form_widget: ModelForm, names: tuple[str, ...]) -> None:
+            super().__init__()
+            self.form_widget = form_widget
+            self.names = names
+
     def __init__(
-        self, form: FormSpec, values: Mapping[str, Any] | None = None, *, id: str | None = None
+        self,
+        form: FormSpec,
+        values: Mapping[str, Any] | None = None,
+        *,
+        id: str | None = None,
+        context: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(id=id)
         self.form = form
         self._values = dict(values or {})
-        self._ids = {f.name: f"field-{i}" for i, f in enumerate(form.fields)}
+        self.context = dict(context or {})
+        """The item an edit form is about: rules decided by a field that is not an input."""
+        self._ids = {f.name: f"field-{_safe(f.name)}" for f in form.fields}
         self._fallback: set[str] = set()
         """Choice fields whose choices could not be loaded: typed in a text input instead."""
+        self._hidden: set[str] = set()
+        self._headings: dict[str, str] = {}
+        """Group heading id -> the group it heads."""
         self._extra = 0
         """Sets of inputs added after composing (their ids stay unique across replacements)."""
 
     # -- composition ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        group: str | None = None
-        for f in self.form.fields:
+        yield from self._widgets(self.form.fields, None)
+
+    def _widgets(self, fields: tuple[FormField, ...], group: str | None) -> list[Widget]:
+        """Headings, rows and "add a row" buttons of ``fields`` (in form order)."""
+        out: list[Widget] = []
+        for f in fields:
             if f.group != group:
                 group = f.group
                 if group:
-                    yield Static(Text(group), classes="form-group")
-            with Vertical(classes="form-row", id=f"row-{self._ids[f.name]}"):
-                title = Text(f.title)
-                if f.required:
-                    title.append(" *", style="bold")
-                if f.hint:
-                    title.append(f"  ({f.hint})", style="dim")
-                yield Label(title, classes="form-label")
-                with Horizontal(classes="form-input"):
-                    # A visible marker: compact inputs draw no border, and colour alone would
-                    # vanish under NO_COLOR.
-                    yield Static(MARKER, classes="form-marker")
-                    for widget in self._inputs(f):
-                        widget.disabled = bool(f.locked)
-                        yield widget
-                if f.locked:
-                    yield Static(Text(f"Locked: {f.locked}"), classes="form-help")
-                elif f.help:
-                    yield Static(Text(f.help.replace("``", "")), classes="form-help")
-                yield Static("", classes="form-error -hidden")
+                    # A group may resume after a nested one (a pool's tags after its disks).
+                    heading_id = f"group-{len(self._headings)}"
+                    self._headings[heading_id] = group
+                    out.append(Static(Text(group), classes="form-group", id=heading_id))
+            out.append(self._row(f))
+            out.extend(self._add_buttons_after(f))
+        return out
 
-    def _inputs(self, f: FormField) -> ComposeResult:
-        wid = self._ids[f.name]
-        value = self._values.get(f.name)
-        if f.kind == "bool":
-            start = bool(value) if f.name in self._values else bool(f.default)
-            yield YesNo(start, id=wid)
-        elif f.kind == "choice":
-            options = list(f.choices)
-            prompt = "loading…" if f.source else ("choose…" if f.required else "(not set)")
-            if value not in (None, "") and all(v != value for _t, v in options):
-                options.insert(0, (str(value), value))
-            chosen: Any = value if value not in (None, "") else None
-            if chosen is None and f.default is not None and any(v == f.default for _, v in options):
-                chosen = f.default
-            select_args: dict[str, Any] = {
-                "prompt": prompt,
-                "allow_blank": not f.required or chosen is None,
-                "value": chosen if chosen is not None else Select.NULL,
-                "id": wid,
-                "compact": True,
-            }
-            texts = [(Text(t), v) for t, v in options]
-            if f.source is not None and f.source.facts is not None:
-                # Choices with facts: a searchable table instead of a bare drop-down.
-                yield ChooserSelect(texts, title=f.title, facts=f.source.facts, **select_args)
-            else:
-                yield Select(texts, **select_args)
-            if f.source is not None:
-                # Shown instead of the list if the choices cannot be loaded.
-                yield Input(
-                    "" if value is None else str(value),
-                    id=f"{wid}-text",
-                    classes="-hidden",
-                    compact=True,
-                    select_on_focus=False,
-                )
-        elif f.kind == "multi":
-            ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
-            yield SelectionList[Any](
-                *((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True
-            )
-        elif f.kind in ("json", "multiline", "lines"):
-            yield TextArea(
-                "" if value is None else str(value), soft_wrap=True, id=wid, compact=True
-            )
-        else:
-            yield Input(
-                "" if value is None else str(value),
-                password=f.kind == "secret",
-                type=INPUT_TYPES.get(f.kind, "text"),  # type: ignore[arg-type]
-                id=wid,
+    def _add_buttons_after(self, f: FormField) -> list[Widget]:
+        """The "add" buttons of the repeated lists whose last input is ``f`` (inner first)."""
+        ends = [
+            path
+            for path in self.form.repeats
+            if f.name.startswith(f"{path}.")
+            and self._last_of(path) == f.name
+            and not self._full(path)
+        ]
+        return [
+            Button(
+                Text(f"+ Add a row to {self._list_title(path)}"),
+                id=f"add-{_safe(path)}",
+                classes="form-add",
                 compact=True,
-                # Focus must not select the text: the next key would replace what was typed.
-                select_on_focus=False,
             )
+            for path in sorted(ends, key=len, reverse=True)
+        ]
 
-    def _row_widget(self, f: FormField) -> Vertical:
-        """One row built outside ``compose`` (inputs added once the form is shown)."""
-        title = Text(f.title)
-        if f.required:
-            title.append(" *", style="bold")
-        if f.hint:
-            title.append(f"  ({f.hint})", style="dim")
-        line = Horizontal(Static(MARKER, classes="form-marker"), *self._inputs(f))
-        line.add_class("form-input")
-        children: list[Widget] = [Label(title, classes="form-label"), line]
-        if f.help:
-            children.append(Static(Text(f.help.replace("``", "")), classes="form-help"))
+    def _list_title(self, path: str) -> str:
+        repeat = self.form.repeats[path]
+        return f"{repeat.group} · {repeat.title}" if repeat.group else repeat.title
+
+    def _full(self, path: str) -> bool:
+        """True when the list at ``path`` shows all the rows it may have (no "add")."""
+        most = self.form.repeats[path].max_rows
+        return most is not None and self.form.rows(path) >= most
+
+    def _last_of(self, path: str) -> str | None:
+        names = [f.name for f in self.form.fields if f.name.startswith(f"{path}.")]
+        return names[-1] if names else None
+
+    def _row(self, f: FormField) -> Vertical:
+        """One input's row: label, marker and input, help, error line."""
+        wid = self._ids[f.name]
+        inputs = list(self._inputs(f))
+        for widget in inputs:
+            widget.disabled = bool(f.locked)
+        children: list[Widget] = [
+            Label(self._label(f, f.required), classes="form-label", id=f"label-{wid}"),
+            # A visible marker: compact inputs draw no border, and colour alone would vanish
+            # under NO_COLOR.
+            Horizontal(Static(MARKER, classes="form-marker"), *inputs, classes="form-input"),
+        ]
+        if f.locked:
+            children.append(Static(Text(f"Locked: {f.locked}"), classes="form-help"))
+        elif f.help:
+            # Docstrings wrap at the source's width: the terminal wraps them again instead.
+            text = " ".join(f.help.replace("``", "").split())
+            children.append(Static(Text(text), classes="form-help", id=f"help-{wid}"))
         children.append(Static("", classes="form-error -hidden"))
-        return Vertical(*children, classes="form-row", id=f"row-{self._ids[f.name]}")
+        return Vertical(*children, classes="form-row", id=f"row-{wid}")
+
+    @staticmethod
+    def _label(f: FormField, required: bool, note: str = "") -> Text:
+        title = Text(f.title)
+        if required:
+            title.append(" *", style="bold")
+        # A field that follows a choice says what it needs now, not in which other cases.
+        hint = (replace(f, required_when="") if f.rule else f).hint_for(required, note)
+        if hint:
+            title.append(f"  ({hint})", style="dim")
+        return title
+
+    # -- fields that follow the choice ------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.apply_rules()
+
+    def apply_rules(self) -> None:
+        """Show the inputs the request's rules ask for now; hide the others (and their
+        headings), and label each with what the chosen value needs."""
+        if not any(f.rule is not None for f in self.form.fields):
+            return
+        values = self.values()
+        hidden = hidden_names(self.form, values, self.context)
+        decided = deciding_values(self.form, values, self.context)
+        self._hidden = hidden
+        self.refresh_bindings()  # a password field may have come or gone (ctrl+g)
+        shown_groups: set[str] = set()
+        for f in self.form.fields:
+            wid = self._ids[f.name]
+            self.query_one(f"#row-{wid}").set_class(f.name in hidden, "-hidden")
+            if f.name not in hidden and f.group:
+                shown_groups.add(f.group)
+            if f.rule is not None:
+                note = hint_note(f, decided)
+                label = self.query_one(f"#label-{wid}", Label)
+                label.update(self._label(f, required_now(f, decided), note))
+                # The note for the value chosen stands in for help that covers every value.
+                for help_text in self.query(f"#help-{wid}"):
+                    help_text.set_class(bool(note), "-hidden")
+        for heading in self.query(".form-group"):
+            heading.set_class(self._headings.get(heading.id or "") not in shown_groups, "-hidden")
+
+    @property
+    def hidden(self) -> set[str]:
+        """Inputs hidden by the rules now."""
+        return set(self._hidden)
+
+    def _decides(self, widget: Widget) -> bool:
+        deciders = {f.rule.field for f in self.form.fields if f.rule is not None}
+        return any(self._ids.get(name) == widget.id for name in deciders)
+
+    # -- repeated rows ----------------------------------------------------------------------
+
+    @on(Button.Pressed, ".form-add")
+    async def _add_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        path = next((p for p in self.form.repeats if f"add-{_safe(p)}" == event.button.id), None)
+        if path is not None:
+            await self.add_row(path)
+
+    async def add_row(self, path: str) -> tuple[str, ...]:
+        """Add a row to the repeated list at ``path``; focus its first input.
+
+        Returns:
+            The new inputs' names (none when the list is full).
+        """
+        before = self.form
+        self.form, new = add_row(self.form, path)
+        if not new:
+            self.app.notify(
+                f"At most {before.repeats[path].max_rows} entries.", title="Add", markup=False
+            )
+            return ()
+        for f in new:
+            self._ids[f.name] = f"field-{_safe(f.name)}"
+        button = self.query_one(f"#add-{_safe(path)}", Button)
+        existing = {b.id for b in self.query(".form-add")}
+        # The list's own button (and an outer list's) stay where they are, after the new row.
+        widgets = [w for w in self._widgets(new, None) if w.id not in existing]
+        await self.mount_all(widgets, before=button)
+        if self._full(path):
+            await button.remove()  # the list is full: its last row takes the focus below
+        self.apply_rules()
+        first = self.widget_for(new[0].name)
+        first.focus()
+        self.scroll_to_widget(first, animate=False)
+        names = tuple(f.name for f in new)
+        self.post_message(self.RowsAdded(self, names))
+        return names
+
+    def _inputs(self, f: FormField) -> list[Widget]:
+        given = f.name in self._values
+        return inputs_for(f, self._ids[f.name], self._values.get(f.name), given=given)
 
     async def set_extra_fields(
         self, prefix: str, after: str, fields: tuple[FormField, ...], form: FormSpec
@@ -243,7 +304,7 @@ class ModelForm(VerticalScroll):
         if group:
             header = Static(Text(group), classes="form-group form-extra-group", name=prefix)
             rows.append(header)
-        rows.extend(self._row_widget(f) for f in fields)
+        rows.extend(self._row(f) for f in fields)
         await self.mount_all(rows, after=self.query_one(f"#row-{self._ids[after]}"))
 
     # -- reading and writing values ---------------------------------------------------------
@@ -379,8 +440,8 @@ class ModelForm(VerticalScroll):
         self.refresh_bindings()
         focused_row = self._row_of(event.widget)
         for row in self.query(".form-row"):
-            marker = row.query(".form-marker").first(Static)
-            marker.update(FOCUS_MARKER if row is focused_row else MARKER)
+            for marker in row.query(".form-marker").results(Static):  # a new row may be mounting
+                marker.update(FOCUS_MARKER if row is focused_row else MARKER)
 
     def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.
@@ -389,17 +450,22 @@ class ModelForm(VerticalScroll):
             row.remove_class("-invalid")
             row.query_one(".form-error", Static).add_class("-hidden")
 
+    def _changed(self, widget: Widget) -> None:
+        self._clear_error_of(widget)
+        if self._decides(widget):
+            self.apply_rules()  # fields that follow this choice appear or go
+
     def on_input_changed(self, event: Input.Changed) -> None:
-        self._clear_error_of(event.input)
+        self._changed(event.input)
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        self._clear_error_of(event.select)
+        self._changed(event.select)
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[Any]) -> None:
         self._clear_error_of(event.selection_list)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        self._clear_error_of(event.checkbox)
+        self._changed(event.checkbox)
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self._clear_error_of(event.text_area)
@@ -419,17 +485,21 @@ class ModelForm(VerticalScroll):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys shown must work: offered only where there is a password or a focused secret.
         if action == "generate":
-            return bool(self.form.password_names)
+            return bool(self._passwords())
         if action == "reveal":
             return self._focused_secret() is not None
         return True
+
+    def _passwords(self) -> tuple[str, ...]:
+        """Password inputs shown now (a root password only once an image is chosen)."""
+        return tuple(n for n in self.form.password_names if n not in self._hidden)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self.refresh_bindings()  # "Show/hide secret" follows the focused input
 
     def action_generate(self) -> None:
         """Generate a strong password into the focused password field (else the first one)."""
-        passwords = self.form.password_names
+        passwords = self._passwords()
         focused = self._focused_secret()
         name = focused if focused in passwords else next(iter(passwords), None)
         if name is None:

@@ -19,6 +19,7 @@ Bindings:
 | home, g / end, G | table.top / table.bottom | First / last row |
 | enter | table.select | Open the row under the cursor |
 | space | table.mark | Mark or unmark the row |
+| * | table.mark_all | Mark every shown row (after the filter) |
 | o | table.sort | Sort by the next column |
 | O | table.sort_reverse | Reverse the sort direction |
 """
@@ -30,7 +31,6 @@ from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
-from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.reactive import reactive
@@ -41,7 +41,16 @@ from tui.resources.format import TONES
 from tui.resources.rows import RowView, TableColumn, TableRow
 from widgets import table_messages
 from widgets.column_hint import columns_beyond, hint_header
-from widgets.table_layout import GUTTER, column_at, column_widths, fit, header_text, total_width
+from widgets.table_layout import (
+    GUTTER,
+    column_widths,
+    fit,
+    header_text,
+    split_matches,
+    total_width,
+)
+from widgets.table_marks import TableMarks
+from widgets.table_sorting import TableSorting
 
 SAMPLE_ROWS = 200
 """Rows measured for columns without a fixed width (the rest are truncated with an ellipsis)."""
@@ -50,7 +59,7 @@ STRIP_CACHE_LIMIT = 600
 so a larger cache mostly adds work for the garbage collector's full passes."""
 
 
-class ResourceTable(ScrollView, can_focus=True):
+class ResourceTable(TableMarks, TableSorting, ScrollView, can_focus=True):
     """A cursor-driven, sortable, filterable virtual table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -62,6 +71,7 @@ class ResourceTable(ScrollView, can_focus=True):
         Binding("end,G", "edge(1)", "Bottom", show=False, id="table.bottom"),
         Binding("enter", "select", "Open", id="table.select"),
         Binding("space", "mark", "Mark", show=False, id="table.mark"),
+        Binding("asterisk", "mark_all", "Mark all shown", show=False, id="table.mark_all"),
         Binding("o", "sort", "Sort", id="table.sort"),
         Binding("O", "sort_reverse", "Reverse sort", show=False, id="table.sort_reverse"),
     ]
@@ -70,6 +80,7 @@ class ResourceTable(ScrollView, can_focus=True):
         "resource-table--header",
         "resource-table--cursor",
         "resource-table--marked",
+        "resource-table--match",
         *(f"resource-table--tone-{tone}" for tone in TONES),
     }
 
@@ -93,6 +104,7 @@ class ResourceTable(ScrollView, can_focus=True):
         background: $primary 60%;
     }
     ResourceTable > .resource-table--marked { color: $text-accent; }
+    ResourceTable > .resource-table--match { text-style: bold underline; }
     ResourceTable > .resource-table--tone-ok { color: $text-success; }
     ResourceTable > .resource-table--tone-busy { color: $text-warning; text-style: italic; }
     ResourceTable > .resource-table--tone-warn { color: $text-warning; }
@@ -106,6 +118,7 @@ class ResourceTable(ScrollView, can_focus=True):
     CursorMoved = table_messages.CursorMoved
     Selected = table_messages.Selected
     SortChanged = table_messages.SortChanged
+    MarksChanged = table_messages.MarksChanged
 
     def __init__(
         self,
@@ -123,6 +136,8 @@ class ResourceTable(ScrollView, can_focus=True):
         self._strip_cache: dict[tuple[Any, ...], Strip] = {}
         self._header_cache: Strip | None = None
         self._style_cache: dict[str, Style] = {}
+        self._highlights: tuple[tuple[str, ...], ...] = ()
+        """Lower-cased words highlighted per column (the filter's matches)."""
         self._compute_widths()
 
     # -- public API -------------------------------------------------------------------------
@@ -158,11 +173,6 @@ class ResourceTable(ScrollView, can_focus=True):
         return self.cursor_key_of(self.cursor_row)
 
     @property
-    def marked(self) -> frozenset[Hashable]:
-        """Keys of the marked rows."""
-        return frozenset(self._data.marked)
-
-    @property
     def sort_state(self) -> tuple[int | None, bool]:
         """``(column index or None, reverse)``."""
         return self._data.sort_column, self._data.sort_reverse
@@ -171,6 +181,13 @@ class ResourceTable(ScrollView, can_focus=True):
     def filter_text(self) -> str:
         """The active filter."""
         return self._data.filter
+
+    def set_highlights(self, per_column: Sequence[Sequence[str]]) -> None:
+        """Words to highlight in each column's cells (lower-case; empty: none)."""
+        value = tuple(tuple(w for w in words if w) for words in per_column)
+        if value != self._highlights:
+            self._highlights = value
+            self._invalidate()
 
     def row(self, key: Hashable) -> TableRow | None:
         """The row with that key."""
@@ -400,6 +417,7 @@ class ResourceTable(ScrollView, can_focus=True):
             gutter_style = base + self._component("resource-table--marked")
         segments = [Segment(gutter, gutter_style)]
         tone_style: Style | None = None
+        highlights = self._highlights
         for index, (column, width) in enumerate(zip(self._columns, self._widths, strict=True)):
             text = row.cells[index] if index < len(row.cells) else ""
             style = base
@@ -407,7 +425,14 @@ class ResourceTable(ScrollView, can_focus=True):
                 if tone_style is None:
                     tone_style = self._component(f"resource-table--tone-{row.tone}")
                 style = base + tone_style
-            segments.append(Segment(fit(text, width, column.numeric), style))
+            cell = fit(text, width, column.numeric)
+            words = highlights[index] if index < len(highlights) else ()
+            if words:
+                match = style + self._component("resource-table--match")
+                parts = split_matches(cell, words)
+                segments.extend(Segment(t, match if hit else style) for t, hit in parts)
+            else:
+                segments.append(Segment(cell, style))
             segments.append(Segment(" ", base))
         strip = Strip(segments)
         self._strip_cache[cache_key] = strip
@@ -456,45 +481,3 @@ class ResourceTable(ScrollView, can_focus=True):
         key = self.cursor_key
         if key is not None:
             self.post_message(self.Selected(self, key))
-
-    def action_mark(self) -> None:
-        """Mark or unmark the row under the cursor and move down."""
-        key = self.cursor_key
-        if key is None:
-            return
-        self._data.toggle_mark(key)
-        self.refresh()
-        self.action_cursor(1)
-
-    def action_sort(self) -> None:
-        """Sort by the next column (after the last one: back to server order)."""
-        if not self._columns:
-            return
-        column = self._data.sort_column
-        column = 0 if column is None else (None if column + 1 >= len(self._columns) else column + 1)
-        self.sort_by(column, False)
-
-    def action_sort_reverse(self) -> None:
-        """Flip the sort direction (sorting by the first column when unsorted)."""
-        column = 0 if self._data.sort_column is None else self._data.sort_column
-        if self._columns:
-            self.sort_by(
-                column, not self._data.sort_reverse if self._data.sort_column is not None else True
-            )
-
-    async def _on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        if offset.y == 0:
-            column = column_at(self._widths, offset.x + round(self.scroll_x))
-            if column is not None:
-                reverse = column == self._data.sort_column and not self._data.sort_reverse
-                self.sort_by(column, reverse)
-            return
-        index = round(self.scroll_y) + offset.y - 1
-        if 0 <= index < len(self._data.view):
-            already = index == self.cursor_row
-            self._set_cursor(index, announce=not already)
-            if already or event.chain >= 2:
-                self.action_select()

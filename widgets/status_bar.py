@@ -44,7 +44,11 @@ def status_parts(app: Any) -> list[tuple[str, str]]:
         # Second, so it shows on the narrowest terminal: the session cannot change anything.
         parts.append(("READ-ONLY", "status-bar--warn"))
     health = getattr(app, "api_health", "online")
-    parts.append(HEALTH_TEXT.get(health, HEALTH_TEXT["error"]))
+    if health == "retrying":
+        # Says what is going on: why nothing arrived yet, and that it is being retried.
+        parts.append((f"◐ {getattr(app, 'retry_text', '') or 'retrying'}", "status-bar--busy"))
+    else:
+        parts.append(HEALTH_TEXT.get(health, HEALTH_TEXT["error"]))
     user: Any = getattr(app, "user_context", None)
     username = str(user.username or "") if user is not None else ""
     if username:

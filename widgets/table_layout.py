@@ -66,3 +66,31 @@ def column_at(widths: Sequence[int], x: int) -> int | None:
             return index
         position += width + 1
     return None
+
+
+def split_matches(text: str, words: Sequence[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into ``(part, is_match)`` pieces where any of ``words`` occurs (any case).
+
+    Args:
+        text: A cell as shown.
+        words: Lower-cased words to find.
+
+    Returns:
+        Pieces in order; their texts join back to ``text``.
+    """
+    lower = text.lower()
+    if len(lower) != len(text):
+        return [(text, False)]  # a character whose lower case is longer: no safe offsets
+    hits = [False] * len(text)
+    for word in words:
+        start = lower.find(word)
+        while word and start >= 0:
+            hits[start : start + len(word)] = [True] * len(word)
+            start = lower.find(word, start + len(word))
+    pieces: list[tuple[str, bool]] = []
+    for index, char in enumerate(text):
+        if pieces and pieces[-1][1] == hits[index]:
+            pieces[-1] = (pieces[-1][0] + char, hits[index])
+        else:
+            pieces.append((char, hits[index]))
+    return pieces

@@ -51,3 +51,14 @@ class SortChanged(TableMessage, namespace="resource_table"):
         self.column = column
         self.reverse = reverse
         super().__init__(table)
+
+
+class MarksChanged(TableMessage, namespace="resource_table"):
+    """Rows were marked or unmarked (bursts coalesce)."""
+
+    def __init__(self, table: Widget, count: int) -> None:
+        self.count = count
+        super().__init__(table)
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, MarksChanged) and message.table is self.table

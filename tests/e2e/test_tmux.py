@@ -125,12 +125,14 @@ def test_demo_start_three_areas_a_create_and_a_delete(terminal: Terminal) -> Non
     terminal.wait_for("❯ 25")
     terminal.keys("Tab")
     terminal.wait_for("❯ (not set)")
-    terminal.keys("Enter")  # open the region list
-    terminal.wait_for("us-east")
+    terminal.keys("Enter")  # open the region chooser
+    terminal.wait_for("Choose region")
     terminal.type("us-east")
     terminal.keys("Enter")
     terminal.wait_for("❯ us-east")
     terminal.keys("C-s")
+    terminal.wait_for("price not given")  # billed: the price is confirmed first
+    terminal.keys("y")
     terminal.wait_for("POST /volumes", gone=True)
     terminal.wait_for("e2e-scratch")
 

@@ -99,7 +99,7 @@ async def test_restricted_lists_only_granted_instances(
     labels = {
         i["label"] for i in (await restricted.call("compute.instances.list", model=dict))["data"]
     }
-    assert labels == {"[staging] api-1", "build-cache", "web-prod-2"}
+    assert labels == {"staging-api-1", "build-cache", "web-prod-2"}
 
 
 async def test_restricted_view_needs_read_and_changes_need_read_write(
@@ -169,18 +169,21 @@ async def test_create_region_type_and_field_rules(
     await _bad(client, sim, "compute.instances.create", None, body, field)
 
 
-@pytest.mark.parametrize("label", ["ab", "x" * 65, "", 42, "café-web", "CAFÉ-WEB"])
+@pytest.mark.parametrize(
+    "label",
+    ["ab", "x" * 65, "", 42, "cafe-web", "CAFE-WEB", "[qa] api-1", "café-2", "a--b", "-ab", "ab."],
+)
 async def test_create_label_length_and_uniqueness(
     client: ApiClient, sim: Simulator, label: Any
 ) -> None:
     await _bad(client, sim, "compute.instances.create", None, create_body(label=label), "label")
 
 
-async def test_create_label_may_hold_any_text(client: ApiClient) -> None:
+async def test_create_label_takes_ascii_names_with_single_punctuation(client: ApiClient) -> None:
     made = await client.call(
-        "compute.instances.create", body=create_body(label="[qa] ünïcode 1"), model=dict
+        "compute.instances.create", body=create_body(label="qa_api.v2-1"), model=dict
     )
-    assert made["label"] == "[qa] ünïcode 1"
+    assert made["label"] == "qa_api.v2-1"
     edge = await client.call(
         "compute.instances.create", body=create_body(label="x" * 64), model=dict
     )
@@ -662,12 +665,12 @@ async def test_update_tags_only_by_unrestricted_users(
     client_for: Callable[..., ApiClient], sim: Simulator
 ) -> None:
     restricted = client_for("restricted")
-    params = on(sim, "[staging] api-1")
+    params = on(sim, "staging-api-1")
     await _bad(restricted, sim, "compute.instances.update", params, {"tags": ["x"]}, "tags", 403)
     out = await restricted.call(
-        "compute.instances.update", params, body={"tags": ["staging"]}, model=dict
+        "compute.instances.update", params, body={"tags": ["staging", "[staging]"]}, model=dict
     )
-    assert out["tags"] == ["staging"]
+    assert out["tags"] == ["staging", "[staging]"]
 
 
 # -- delete ---------------------------------------------------------------------------------
@@ -744,7 +747,7 @@ async def test_boot_and_reboot_config_id_must_be_the_instances(
     foreign = owned(sim, "compute.configs", iid(sim, "db-primary"))[0]["id"]
     for name, label in (
         ("compute.instances.boot", "ci-runner-01"),
-        ("compute.instances.reboot", "café-web"),
+        ("compute.instances.reboot", "cafe-web"),
     ):
         for config_id in (foreign, "1", 1):
             await _bad(client, sim, name, on(sim, label), {"config_id": config_id}, "config_id")
@@ -762,7 +765,7 @@ async def test_boot_without_profiles_is_refused(client: ApiClient, sim: Simulato
 @pytest.mark.parametrize(
     ("name", "label"),
     [
-        ("compute.instances.boot", "café-web"),
+        ("compute.instances.boot", "cafe-web"),
         ("compute.instances.reboot", "ci-runner-01"),
         ("compute.instances.reboot", "legacy-ftp"),
         ("compute.instances.shutdown", "ci-runner-01"),
@@ -815,7 +818,7 @@ async def test_reboot_with_another_profile(
 async def test_shutdown_then_offline(
     client: ApiClient, sim: Simulator, clock: VirtualClock
 ) -> None:
-    params = on(sim, "café-web")
+    params = on(sim, "cafe-web")
     await client.call("compute.instances.shutdown", params, model=dict)
     assert (await client.call("compute.instances.view", params, model=dict))[
         "status"
@@ -924,7 +927,7 @@ async def test_resize_refused_while_transitional(client: ApiClient, sim: Simulat
 
 
 async def test_rescue_refuses_sdh(client: ApiClient, sim: Simulator) -> None:
-    target = iid(sim, "café-web")
+    target = iid(sim, "cafe-web")
     disk = owned(sim, "compute.disks", target)[0]
     err = await _bad(
         client,
@@ -952,7 +955,7 @@ async def test_rescue_device_map_rules(
     client: ApiClient, sim: Simulator, devices: Any, field: str
 ) -> None:
     body = {"devices": devices}
-    await _bad(client, sim, "compute.instances.rescue", on(sim, "café-web"), body, field)
+    await _bad(client, sim, "compute.instances.rescue", on(sim, "cafe-web"), body, field)
 
 
 async def test_rescue_disks_and_volumes_must_belong_to_the_instance(
@@ -1393,7 +1396,7 @@ async def test_instance_volumes_are_the_attached_ones(
     assert [v["id"] for v in listed["data"]] == expected and expected
     assert all(not k.startswith("_") for v in listed["data"] for k in v)
     assert listed["data"][0]["compute_label"] == "db-primary"
-    empty = await client.call("compute.volumes.list", on(sim, "café-web"), model=dict)
+    empty = await client.call("compute.volumes.list", on(sim, "cafe-web"), model=dict)
     assert empty["data"] == []
     grant_restricted(sim.store, "compute", target, "db-primary", "read_only")
     restricted = client_for("restricted")
@@ -1442,7 +1445,7 @@ def test_seeded_demo_instances(sim: Simulator) -> None:
     assert {"running", "offline", "provisioning", "stopped"} <= statuses
     assert len({r["region"] for r in rows}) >= 6 and len({r["type"] for r in rows}) >= 5
     labels = {r["label"] for r in rows}
-    assert "[staging] api-1" in labels and "café-web" in labels
+    assert "staging-api-1" in labels and "cafe-web" in labels
     for record in rows:
         assert owned(sim, "compute.disks", record["id"])
         assert owned(sim, "compute.configs", record["id"])

@@ -187,3 +187,30 @@ async def test_login(svg_snapshot: SnapshotAssertion) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert await picture(pilot) == svg_snapshot
+
+
+async def _record_form(pilot: Any, kind: str) -> None:
+    """A master zone's "New record" form with ``kind`` chosen (issue 12: fields follow it)."""
+    from tests.ui.test_form_rules_ui import record_form
+
+    modal = await record_form(pilot)
+    modal.model_form.set_value("type", kind)
+    await pilot.pause()
+    modal.model_form.widget_for("type").focus()
+    await pilot.pause()
+
+
+async def test_dns_record_form_a_80x24(svg_snapshot: SnapshotAssertion) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _record_form(pilot, "A")
+        assert await modal_picture(pilot) == svg_snapshot
+
+
+async def test_dns_record_form_srv_80x24(svg_snapshot: SnapshotAssertion) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _record_form(pilot, "SRV")
+        assert await modal_picture(pilot) == svg_snapshot

@@ -183,3 +183,21 @@ async def test_a_many_of_field_is_a_multi_choice_sent_comma_separated() -> None:
         await settle(pilot)
         created = next(r for r in store.rows("compute.instances") if r.get("label") == "mods-1")
         assert created["_stackscript_data"] == {"modules": "ssl,rewrite"}
+
+
+async def test_a_volume_region_chooser_offers_only_regions_with_block_storage() -> None:
+    app = make_app()
+    store = app.session.simulator.store
+    west = store.get("compute.regions", "us-west")
+    west["capabilities"] = [c for c in west["capabilities"] if c != "Block Storage"]
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        form: FormModal = await open_form(pilot, "volumes")
+        region = form.model_form.widget_for("region")
+        assert isinstance(region, ChooserSelect)
+        await wait_until(pilot, lambda: region.table is not None and len(region.table.rows) > 3)
+        assert region.table is not None
+        offered = {row.value for row in region.table.rows}
+        assert "us-east" in offered and "us-west" not in offered
+        await pilot.press("escape")
+        await settle(pilot)

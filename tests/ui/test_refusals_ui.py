@@ -45,7 +45,7 @@ async def test_attach_offers_only_instances_of_the_volumes_region() -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "volumes")
-        volume = await select(pilot, pane, "café-media")
+        volume = await select(pilot, pane, "cafe-media")
         await pilot.press("a")
         modal = await wait_for_screen(pilot, FormModal)
         offered = await options_of(pilot, modal.model_form, "compute_id")

@@ -394,7 +394,7 @@ async def test_a_worker_left_with_exit_on_error_does_not_end_the_app() -> None:
 
 
 async def test_keymap_remaps_a_resource_action_by_its_id() -> None:
-    from screens.confirm import ConfirmModal
+    from screens.form import FormModal
     from tests.ui.helpers import wait_for_screen
 
     app = make_app(demo_session(keymap={"compute.reboot": "ctrl+r"}))
@@ -402,6 +402,7 @@ async def test_keymap_remaps_a_resource_action_by_its_id() -> None:
         await settle(pilot)
         app.screen.query_one(ResourceTable).focus()
         await pilot.press("ctrl+r")
-        confirm = await wait_for_screen(pilot, ConfirmModal)
-        assert "Reboot" in confirm.title_text
+        # db-primary, the first row, has two profiles: its reboot asks which (issue 12).
+        dialog = await wait_for_screen(pilot, FormModal)
+        assert "Reboot" in dialog.title_text
         await pilot.press("escape")

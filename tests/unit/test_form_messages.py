@@ -37,7 +37,8 @@ def test_every_field_a_model_check_can_require_is_not_shown_optional() -> None:
 
 def test_password_length_is_counted_in_characters() -> None:
     form = form_for("compute:InstanceCreate")
-    result = build_body(form, {"region": "us-east", "type": "g6-nanode-1", "root_pass": "abc"})
+    values = {"region": "us-east", "type": "g6-nanode-1", "image": "compute/debian12"}
+    result = build_body(form, {**values, "root_pass": "abc"})
     assert "characters" in result.errors["root_pass"]
     assert "entries" not in result.errors["root_pass"]
 
@@ -64,7 +65,7 @@ def test_server_errors_naming_a_field_land_on_it_in_titles() -> None:
         form_for("loadbalancers:LoadBalancerCreate"),
         [{"reason": "configs[0].port: port 80 is used twice"}],
     )
-    assert indexed.general == [] and list(indexed.errors.values()) == ["port 80 is used twice"]
+    assert indexed.general == [] and list(indexed.errors.values()) == ["Port 80 is used twice"]
 
 
 def test_making_a_script_public_is_known_as_irreversible() -> None:

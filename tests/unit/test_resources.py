@@ -100,22 +100,9 @@ def test_action_ids_and_keys_are_unique_per_spec() -> None:
     ids = [a.id for s in SPECS.values() for a in s.actions]
     # The MySQL create action appears on the all-engines list and on the MySQL list.
     assert len(set(ids)) == len(ids) - 1
-    reserved = {
-        "r",
-        "y",
-        "J",
-        "o",
-        "O",
-        "j",
-        "k",
-        "g",
-        "G",
-        "b",
-        "slash",
-        "/",
-        "?",
-        ":",
-    }  # b: bookmark
+    reserved = {"r", "y", "J", "o", "O", "j", "k", "g", "G", "slash", "/", "?", ":"}
+    reserved |= {"b"}  # bookmark, in every area
+    reserved |= {"space", "asterisk", "ctrl+space", "ctrl+@"}  # marks
     for spec in SPECS.values():
         keys = [a.key for a in spec.actions if a.key]
         assert len(keys) == len(set(keys)), spec.id
@@ -134,6 +121,7 @@ def test_contract_action_ids_of_complete_areas() -> None:
         "compute.resize": "z",
         "compute.rescue": "x",
         "compute.stats": "s",
+        "compute.tag": "number_sign",
     }
     assert {a.id: a.key for a in instances.actions} == expected
     assert instances.action("compute.create").grant == "global:add_computes"

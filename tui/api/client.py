@@ -12,7 +12,7 @@ from typing import Any, TypedDict, TypeVar, Unpack, overload
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel, SecretStr, ValidationError
 
 from tui import __version__
 from tui.api.answers import check_model, decode_answer
@@ -22,9 +22,11 @@ from tui.api.errors import (
     CloudError,
     ConnectFailure,
     ConnectionDropped,
+    NotFound,
     TimeoutFailure,
     TransportFailure,
     error_for_status,
+    malformed_answer,
 )
 from tui.api.pagination import Page, PageFormatError, page_plan, parse_page, parse_page_json
 from tui.api.paths import fill_path
@@ -54,6 +56,13 @@ R = TypeVar("R")
 DEFAULT_CONNECT_TIMEOUT = 5.0
 DEFAULT_READ_TIMEOUT = 30.0
 DEFAULT_MAX_CONCURRENCY = 8
+KEEPALIVE_EXPIRY = 4.0
+"""Seconds an idle pooled connection is kept. Below the common 5 s server keep-alive (uvicorn,
+many proxies): a connection the server is about to close is not reused, because a POST sent on
+it would fail after sending and be reported as "may have been carried out" (bench_faults saw
+this without any fault)."""
+MAX_UNSURE_PAGES = 200
+"""Most pages followed when an envelope's ``pages`` and ``results`` disagree."""
 
 
 class InsecureBaseUrl(ValueError):
@@ -192,6 +201,9 @@ class ApiClient:
             timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
             follow_redirects=False,
             event_hooks={"request": [_log_request]},
+            limits=httpx.Limits(
+                max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+            ),
         )
         self.request_count = 0
         """Requests sent (retries included); the status bar and benchmarks read it."""
@@ -203,6 +215,8 @@ class ApiClient:
         the activity log listens here, so every action, bulk action and upload is recorded."""
         self.read_only = False
         """Refuse every change before it is sent (a read-only session's last safeguard)."""
+        self.on_recovered: Callable[[], None] | None = None
+        """Told when a request that needed retries finally got its answer."""
 
     @property
     def has_token(self) -> bool:
@@ -290,7 +304,10 @@ class ApiClient:
         check_model(e, model)
         path = fill_path(e.path, dict(path_params or {}))
         payload = await self._request(e.method, path, _dump_body(body), query)
-        return decode_answer(e, payload, model)
+        try:
+            return decode_answer(e, payload, model)
+        except ValidationError as error:
+            raise malformed_answer(e.method, path, str(error)) from None
 
     async def request(
         self,
@@ -349,13 +366,24 @@ class ApiClient:
     async def _with_retries(
         self, method: str, path: str, attempt_once: Callable[[], Awaitable[R]]
     ) -> R:
-        """Run ``attempt_once`` until it succeeds or the retry policy gives up."""
+        """Run ``attempt_once`` until it succeeds or the retry policy gives up.
+
+        A try whose answer was lost (sent, then no answer) marks the final error
+        ``earlier_answer_lost``: the server may have acted. A DELETE retried after such a loss
+        that then finds nothing (404) has done its job and counts as done.
+        """
         attempt = 0
+        lost = False
         while True:
             attempt += 1
             try:
-                return await attempt_once()
+                result = await attempt_once()
             except CloudError as error:
+                if lost and method.upper() == "DELETE" and isinstance(error, NotFound):
+                    return None  # type: ignore[return-value]  # the DELETE's empty answer
+                if lost:
+                    error.earlier_answer_lost = True
+                lost = lost or (isinstance(error, TransportFailure) and error.sent)
                 if not self.retry.should_retry(method, error, attempt):
                     raise
                 wait = self.retry.delay(error, attempt)
@@ -363,6 +391,10 @@ class ApiClient:
                 if self.on_retry is not None:
                     self.on_retry(error, wait)
                 await self.retry.sleep(wait)
+            else:
+                if attempt > 1 and self.on_recovered is not None:
+                    self.on_recovered()
+                return result
 
     async def _send_once(self, method: str, path: str, json: Any, params: Mapping[str, Any]) -> Any:
         response = await self._exchange(method, path, json, params)
@@ -547,7 +579,10 @@ class ApiClient:
             raise error_for_status(
                 502, e.method, path, body, response.headers.get("content-type", "")
             ) from None
-        return parse_page(payload, item_model)
+        try:
+            return parse_page(payload, item_model)
+        except ValidationError as error:
+            raise malformed_answer(e.method, path, str(error)) from None
 
     async def iter_all(
         self,
@@ -590,11 +625,14 @@ class ApiClient:
             return
         size = min(page_size or self.page_size, e.page_size_max)
         largest = e.page_size_max if page_size is None else size
-        if -(-first.results // size) == first.pages:
+        trusted = -(-first.results // size) == first.pages
+        if trusted:
             plan = page_plan(first.results, size, largest)
         else:
-            # The envelope's counts disagree: follow "pages", all of page 1's size.
-            plan = [(n, size) for n in range(2, first.pages + 1)]
+            # The envelope's counts disagree: follow "pages", all of page 1's size, but never
+            # further than a bound (a page claiming a billion pages must not hang the list)
+            # and only until a page comes back empty.
+            plan = [(n, size) for n in range(2, min(first.pages, MAX_UNSURE_PAGES) + 1)]
         bound = asyncio.Semaphore(max_concurrency or self.max_concurrency)
 
         item_model = model if model is not None else e.response_model()
@@ -611,7 +649,10 @@ class ApiClient:
         tasks = [asyncio.ensure_future(one(n, items)) for n, items in plan]
         try:
             for task in tasks:
-                yield await task
+                page = await task
+                yield page
+                if not trusted and not page.data:
+                    break
         finally:
             for task in tasks:
                 task.cancel()

@@ -30,7 +30,14 @@ class FieldError:
 
 
 class CloudError(Exception):
-    """Base of every error the API layer raises."""
+    """Base of every error the API layer raises.
+
+    Attributes:
+        earlier_answer_lost: An earlier try of the same request was sent and its answer never
+            came (the client then retried): the server may have acted on it already.
+    """
+
+    earlier_answer_lost: bool = False
 
 
 class ApiError(CloudError):
@@ -119,6 +126,21 @@ class ServerError(ApiError):
     """5xx: the service failed."""
 
 
+class MalformedAnswer(ServerError):
+    """A 2xx answer whose body does not have the documented shape (a page whose ``data`` is
+    not a list of objects, a field of the wrong type where the client needs it). Reported like
+    a bad gateway (502): the server's answer cannot be used, nothing on the client is broken.
+    """
+
+
+def malformed_answer(method: str, path: str, problem: str) -> MalformedAnswer:
+    """A :class:`MalformedAnswer` whose reason quotes at most 200 characters of ``problem``."""
+    short = " ".join(problem.split())[:200]
+    return MalformedAnswer(
+        502, method, path, [FieldError(reason=f"the answer has an unexpected shape: {short}")]
+    )
+
+
 class TransportFailure(CloudError):
     """The request did not get an HTTP answer (connection refused, dropped, timed out).
 
@@ -146,6 +168,30 @@ class TimeoutFailure(TransportFailure):
 
 class ConnectionDropped(TransportFailure):
     """The connection broke while the request or the answer was in flight."""
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that change nothing: a lost answer to them is only a missing answer."""
+
+
+def may_have_been_carried_out(error: BaseException) -> bool:
+    """True when a failed change may nevertheless have been made by the server.
+
+    That is the case when a request that changes something was sent and its answer was lost
+    (dropped connection, read timeout), or when such a loss happened on an earlier try of a
+    request that was then retried. The user must be told, and must not resend blindly.
+
+    Args:
+        error: What the client raised.
+    """
+    if not isinstance(error, CloudError):
+        return False
+    method = str(getattr(error, "method", "GET")).upper()
+    if method in SAFE_METHODS:
+        return False
+    if error.earlier_answer_lost:
+        return True
+    return isinstance(error, TransportFailure) and error.sent
 
 
 _STATUS_CLASSES: dict[int, type[ApiError]] = {

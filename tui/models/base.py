@@ -14,6 +14,8 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints
 from pydantic_core import to_jsonable_python
 
+from tui.models.rules import When
+
 
 class ApiModel(BaseModel):
     """A resource as the API returns it: tolerant of new fields and values."""
@@ -45,6 +47,20 @@ class RequestModel(BaseModel):
     irreversible: ClassVar[Mapping[str, tuple[Any, str]]] = {}
     """Fields whose value, once sent, cannot be taken back -> (that value, what it means).
     Forms ask for a typed confirmation before sending it."""
+
+    shown_when: ClassVar[Mapping[str, When]] = {}
+    """Fields asked only while another field holds certain values -> the rule (see
+    :mod:`tui.models.rules`). Forms hide the others, and a hidden input is never sent."""
+
+    choices_from: ClassVar[Mapping[str, str]] = {}
+    """Fields whose choices come from the API under another name than their own -> that
+    name in the form builder's choice sources (a balancer node's ``address`` is picked among
+    the instances' private addresses; a managed service's ``address`` is typed)."""
+
+    several_only: ClassVar[frozenset[str]] = frozenset()
+    """Choice fields asked only when their choices offer more than one value (a boot's
+    configuration profile): with one, the server's default is that one, and an action whose
+    form has nothing else to ask is a plain confirmation."""
 
     def body(self) -> dict[str, Any]:
         """The JSON body with only the fields that were set; secrets revealed for sending."""

@@ -17,6 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from tui.models.base import ApiModel, Label3to64, Password, RequestModel
+from tui.models.rules import GIVEN, When
 
 INSTANCE_LABEL_MIN, INSTANCE_LABEL_MAX = 3, 64
 CONFIG_LABEL_MAX = 48
@@ -551,8 +552,27 @@ class _DeploysImage(RequestModel):
         return value
 
 
+_WITH_IMAGE = When("image", (GIVEN,))
+
+DEPLOY_RULES: Mapping[str, When] = {
+    # An instance is deployed from an image, restored from a backup, or left empty: the
+    # image's companions (password, keys, script, swap) only with an image (root_pass then
+    # required), a backup only without one ("give either image or backup_id, not both").
+    "root_pass": When("image", (GIVEN,), required=True),
+    "authorized_keys": _WITH_IMAGE,
+    "authorized_users": _WITH_IMAGE,
+    "stackscript_id": _WITH_IMAGE,
+    "stackscript_data": When("stackscript_id", (GIVEN,)),
+    "swap_size": _WITH_IMAGE,
+    "backup_id": When("image", (None,)),
+}
+"""Which fields of a new instance follow the choice of image, backup or nothing."""
+
+
 class InstanceCreate(_DeploysImage):
     """A new compute instance (charges apply)."""
+
+    shown_when: ClassVar[Mapping[str, When]] = DEPLOY_RULES
 
     region: str
     """Region to create it in, for example ``us-east``."""
@@ -840,6 +860,8 @@ class ResizeRequest(RequestModel):
 
 class BootRequest(RequestModel):
     """Boot or reboot with a configuration profile."""
+
+    several_only: ClassVar[frozenset[str]] = frozenset({"config_id"})
 
     config_id: int | None = None
     """Profile to boot (default: the last booted one, else the first)."""

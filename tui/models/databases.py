@@ -15,6 +15,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tui.models.base import ApiModel, Label3to32, RequestModel
+from tui.models.rules import When
 
 DatabaseEngine = Literal["mysql", "mongodb"]
 """Engine segment of the per-engine database paths."""
@@ -172,6 +173,10 @@ class MaintenanceWindowRequest(RequestModel):
     required_when: ClassVar[Mapping[str, str]] = {
         "week_of_month": "required for a monthly window",
     }
+    # Spec, updates: week_of_month "required for monthly, null for weekly".
+    shown_when: ClassVar[Mapping[str, When]] = {
+        "week_of_month": When("frequency", ("monthly",), required=True, unset="weekly"),
+    }
 
     day_of_week: int = Field(ge=1, le=7)
     """Day of the week, 1 (Monday) to 7 (Sunday)."""
@@ -195,6 +200,11 @@ class MaintenanceWindowRequest(RequestModel):
 
 class DatabaseCreate(RequestModel):
     """A new MySQL database (MongoDB databases can no longer be created)."""
+
+    # Spec, replication_type: "must be none for one node; asynch or semi_synch for three".
+    shown_when: ClassVar[Mapping[str, When]] = {
+        "replication_type": When("cluster_size", (3,), unset=1),
+    }
 
     engine: Annotated[str, StringConstraints(pattern=r"^mysql/[0-9][0-9A-Za-z.]*$")]
     """Engine and version as ``engine/version``, for example ``mysql/8.0.30``."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlparse
@@ -23,6 +24,7 @@ from pydantic import Field, StringConstraints, ValidationError, field_validator,
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.models.base import ApiModel, RequestModel
+from tui.models.rules import When
 
 DOMAIN_MAX = 255
 LABEL_MAX = 63
@@ -299,8 +301,17 @@ def _check_ips(value: list[str] | None) -> list[str] | None:
     return value
 
 
+_ZONE_RULES: Mapping[str, When] = {
+    # Spec, Domain: soa_email "required for master"; master_ips "at least one for slave".
+    "soa_email": When("type", ("master",), required=True),
+    "master_ips": When("type", ("slave",), required=True),
+}
+
+
 class DomainCreate(RequestModel):
     """A new zone: a master zone whose records you keep here, or a slave copied from masters."""
+
+    shown_when: ClassVar[Mapping[str, When]] = _ZONE_RULES
 
     required_when: ClassVar[Mapping[str, str]] = {
         "soa_email": "required for a master zone",
@@ -386,6 +397,11 @@ class DomainImport(RequestModel):
 class DomainUpdate(RequestModel):
     """Changes to a zone; only the fields you set are sent."""
 
+    # The stored zone may already have what its type needs: shown, not required, here.
+    shown_when: ClassVar[Mapping[str, When]] = {
+        name: When(rule.field, rule.values) for name, rule in _ZONE_RULES.items()
+    }
+
     domain: DomainName | None = None
     """New zone name (must not exist anywhere on the platform)."""
     type: DomainType | None = None
@@ -449,17 +465,68 @@ class DomainClone(RequestModel):
 
 
 _SRV_ONLY = ("weight", "port", "service", "protocol")
+_ALL_TYPES: tuple[str, ...] = typing.get_args(RecordType)
+_NAMED_TYPES = tuple(t for t in _ALL_TYPES if t != "SRV")
+
+RECORD_RULES: Mapping[str, When] = {
+    # Spec, Domain record: name "SRV unused (use service)"; "CNAME ... unique, required".
+    "name": When(
+        "type",
+        _NAMED_TYPES,
+        required=("CNAME",),
+        notes={
+            "A": "host name or FQDN; empty for the zone itself",
+            "AAAA": "host name or FQDN; empty for the zone itself",
+            "NS": "subdomain; empty for the zone itself",
+            "MX": "mail subdomain; empty for the zone itself and for a Null MX",
+            "CNAME": "host name (unique in the zone)",
+            "TXT": "host name, such as _dmarc; empty for the zone itself",
+            "PTR": "as your reverse-DNS setup needs",
+            "CAA": "subdomain; empty for the whole domain",
+        },
+    ),
+    # target: required for every type; MX "valid domain unless Null MX" (empty name and
+    # target): a blank MX target is sent as "" and makes the Null MX.
+    "target": When(
+        "type",
+        _ALL_TYPES,
+        required=tuple(t for t in _ALL_TYPES if t != "MX"),
+        blank={"MX": ""},
+        notes={
+            "A": f"IPv4 address, or {REMOTE_ADDR} for your own",
+            "AAAA": "IPv6 address",
+            "NS": "name server host name",
+            "MX": "mail server host name; empty for a Null MX",
+            "CNAME": "host name it points to",
+            "TXT": "the text",
+            "SRV": "target host; a subdomain is completed with the domain",
+            "PTR": "host name",
+            "CAA": "issue: issuer domain; issuewild: *.issuer; iodef: URL or mailto:",
+        },
+    ),
+    "ttl_sec": When("type", _ALL_TYPES),
+    # priority "MX and SRV only; required for SRV; MX default 0; must be 0 for a Null MX".
+    "priority": When("type", ("MX", "SRV"), required=("SRV",)),
+    "weight": When("type", ("SRV",), required=True),
+    "port": When("type", ("SRV",), required=True),
+    "protocol": When("type", ("SRV",)),
+    "service": When("type", ("SRV",), required=True),
+    "tag": When("type", ("CAA",), required=True),
+}
+"""Which record fields each type asks for (the spec's Domain record table)."""
 
 
 class _RecordFields(RequestModel):
     """Fields shared by record creation and update."""
+
+    shown_when: ClassVar[Mapping[str, When]] = RECORD_RULES
 
     name: RecordName | None = None
     """Host name in the zone (www, mail, _dmarc ...); empty or omitted for the zone itself.
     Required for CNAME; unused for SRV (service and protocol name it)."""
     target: str | None = None
     """A: IPv4 address or [remote_addr] (your address). AAAA: IPv6 address. NS, MX, CNAME:
-    a domain name (for MX, a single . makes a Null MX: the domain accepts no mail). TXT: the
+    a domain name (MX: empty, with an empty name, makes a Null MX: no mail). TXT: the
     text. SRV: target host, or a subdomain completed with the domain. CAA: issuer domain,
     *.issuer for issuewild, or URL/mailto: for iodef. PTR: host name."""
     ttl_sec: Annotated[int, Field(ge=0)] | None = None

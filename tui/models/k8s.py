@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tui.models.base import ApiModel, RequestModel
+from tui.models.rules import When
 
 K8sVersionText = Annotated[str, StringConstraints(pattern=r"^\d+\.\d+$")]
 """A Kubernetes version as ``<major>.<minor>`` (the latest patch is deployed)."""
@@ -171,6 +172,11 @@ class AutoscalerRequest(RequestModel):
     required_when: ClassVar[Mapping[str, str]] = {
         "min": "required with max",
         "max": "required with min",
+    }
+    # The bounds mean something only while the autoscaler is on.
+    shown_when: ClassVar[Mapping[str, When]] = {
+        "min": When("enabled", (True,)),
+        "max": When("enabled", (True,)),
     }
 
     enabled: bool = False

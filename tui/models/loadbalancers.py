@@ -13,11 +13,13 @@ limits as on create; anything else is refused.
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, SecretStr, StringConstraints, model_validator
 
 from tui.models.base import ApiModel, Password, RequestModel
+from tui.models.rules import When
 
 REDACTED = "<REDACTED>"
 """What responses show instead of a stored certificate or private key."""
@@ -226,6 +228,8 @@ class LbNode(ApiModel):
 class LbNodeCreate(RequestModel):
     """A new backend for a port config."""
 
+    choices_from: ClassVar[Mapping[str, str]] = {"address": "private_address"}
+
     address: NodeAddress
     """Private IP address of the backend, for example 192.168.10.5 or 192.168.10.5:8080.
     Without a port, the backend is reached on the config's port."""
@@ -259,6 +263,33 @@ def _reveal(secret: SecretStr | None) -> str:
 def _blame(fields_set: set[str], preferred: str, other: str) -> str:
     """The field a cross-field error names: the preferred one unless only the other was set."""
     return other if other in fields_set and preferred not in fields_set else preferred
+
+
+_CHECKS = ("connection", "http", "http_body")
+
+
+def config_rules(*, creating: bool) -> dict[str, When]:
+    """Which config fields the protocol and the health check ask for (the spec's config table).
+
+    Args:
+        creating: A new config: https then requires the certificate and key, and an http check
+            its path (an update keeps the stored ones).
+    """
+    https = When("protocol", ("https",), required=creating, unset="http")
+    return {
+        # protocol: "http and tcp do not accept ssl_cert or ssl_key; https requires both".
+        "ssl_cert": https,
+        "ssl_key": https,
+        "cipher_suite": When("protocol", ("https",), unset="http"),
+        # proxy_protocol: "v1 and v2 require tcp".
+        "proxy_protocol": When("protocol", ("tcp",), unset="http"),
+        # check: none (default) needs nothing; http and http_body a path, http_body a body.
+        "check_interval": When("check", _CHECKS, unset="none"),
+        "check_timeout": When("check", _CHECKS, unset="none"),
+        "check_attempts": When("check", _CHECKS, unset="none"),
+        "check_path": When("check", ("http", "http_body"), required=creating, unset="none"),
+        "check_body": When("check", ("http_body",), required=creating, unset="none"),
+    }
 
 
 class _ConfigFields(RequestModel):
@@ -342,6 +373,8 @@ class _ConfigFields(RequestModel):
 class LbConfigCreate(_ConfigFields):
     """A new port config, optionally with its first backends."""
 
+    shown_when: ClassVar[Mapping[str, When]] = config_rules(creating=True)
+
     nodes: list[LbNodeCreate] | None = None
     """Backends to add at once (a config created with a new balancer needs at least one)."""
 
@@ -353,6 +386,8 @@ class LbConfigCreate(_ConfigFields):
 
 class LbConfigUpdate(_ConfigFields):
     """Changes to a port config. Switching to http or tcp drops a stored certificate and key."""
+
+    shown_when: ClassVar[Mapping[str, When]] = config_rules(creating=False)
 
     @model_validator(mode="after")
     def _rules(self) -> LbConfigUpdate:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tui.models.base import ApiModel, Password, RequestModel
+from tui.models.rules import When
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 """Minimal email shape (something@host.tld); the server has the final word."""
@@ -70,6 +71,52 @@ def is_private_address(address: str) -> bool:
     except ValueError:
         return False
     return any(addr in net for net in PRIVATE_NETWORKS if net.version == addr.version)
+
+
+def service_address_problem(service_type: str, address: str) -> str:
+    """What is wrong with ``address`` for a ``url`` or ``tcp`` service ('' when nothing).
+
+    Spec, Service: ``address`` is a URL (``service_type`` url: an HTTP(S) request); a tcp
+    service is checked by a connection, so its address is ``host:port``.
+    """
+    text = address.strip()
+    if service_type == "url":
+        if not text.lower().startswith(("http://", "https://")):
+            return "a url service's address starts with http:// or https://"
+        try:
+            host = urlsplit(text).hostname
+        except ValueError:
+            host = None
+        return "" if host else "the URL has no host"
+    if service_type == "tcp":
+        if "://" in text:
+            return "a tcp service's address is host:port, without a scheme"
+        try:
+            parts = urlsplit("tcp://" + text)
+            port = parts.port
+        except ValueError:
+            return "a tcp service's address is host:port with a port 1 to 65535"
+        if not parts.hostname or port is None or not 1 <= port <= 65535:
+            return "a tcp service's address is host:port with a port 1 to 65535"
+    return ""
+
+
+SERVICE_RULES: Mapping[str, When] = {
+    "address": When(
+        "service_type",
+        ("url", "tcp"),
+        notes={
+            "url": "http(s):// URL, such as https://shop.example.com/health",
+            "tcp": "host:port, such as db.example.com:5432",
+        },
+    ),
+    "expected_body": When(
+        "service_type",
+        ("url", "tcp"),
+        notes={"url": "text expected in the page", "tcp": "text expected in the answer"},
+    ),
+}
+"""Hints that follow the service type (the address's format differs)."""
 
 
 # -- responses ------------------------------------------------------------------------------
@@ -383,6 +430,7 @@ class ServiceCreate(RequestModel):
     """A new monitored service; monitoring begins at once."""
 
     required_when: ClassVar[Mapping[str, str]] = {"region": "required for a private address"}
+    shown_when: ClassVar[Mapping[str, When]] = SERVICE_RULES
 
     label: ServiceLabel
     """Label, 3 to 64 characters."""
@@ -406,6 +454,9 @@ class ServiceCreate(RequestModel):
 
     @model_validator(mode="after")
     def _region_for_private_ip(self) -> ServiceCreate:
+        problem = service_address_problem(self.service_type, self.address)
+        if problem:
+            raise ValueError(f"address: {problem}")
         _check_region_rule(self.address, self.region)
         return self
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, SecretStr, StringConstraints, field_validator, model_validator
 
@@ -260,6 +261,8 @@ class BucketSslUpload(RequestModel):
 
 class BucketAccessGrant(RequestModel):
     """Access of a new limited key to one bucket."""
+
+    choices_from: ClassVar[Mapping[str, str]] = {"bucket_name": "bucket_in_cluster"}
 
     cluster: Annotated[str, StringConstraints(min_length=1)]
     """Cluster of the bucket."""

@@ -82,7 +82,14 @@ def tagged_objects(payload: Any) -> Adapted:
                 "_label": "" if label is None else str(label),
             }
         )
+    # Grouped by kind (instances, domains, volumes, load balancers, then any other), in the
+    # API's order within a kind: the list reads as one section per kind.
+    items.sort(key=lambda i: KIND_ORDER.get(i["_kind"], len(KIND_ORDER)))
     return Adapted(items)
+
+
+KIND_ORDER = {"compute": 0, "domain": 1, "volume": 2, "loadbalancer": 3}
+"""Order of the kinds in a tag's object list."""
 
 
 def grants(payload: Any) -> Adapted:

@@ -185,6 +185,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "watch": "watch",
     "log": "log",
     "read-only": "read-only",
+    "export": "export",
 }
 """Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home`)."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.tags import tag_action
 
 INSTANCE_TRANSITIONAL = frozenset(
     {
@@ -113,6 +114,7 @@ INSTANCES = ResourceSpec(
             "compute.delete",
             "Delete",
             "compute.instances.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             refused_statuses=frozenset({"cloning", "restoring"}),
@@ -122,7 +124,9 @@ INSTANCES = ResourceSpec(
             "compute.boot",
             "Boot",
             "compute.instances.boot",
+            bulk=True,
             key="B",
+            form="compute:BootRequest",
             allowed_statuses=("offline", "stopped"),
             description="Power on",
             confirm="confirm",
@@ -131,7 +135,9 @@ INSTANCES = ResourceSpec(
             "compute.reboot",
             "Reboot",
             "compute.instances.reboot",
+            bulk=True,
             key="R",
+            form="compute:BootRequest",
             confirm="confirm",
             allowed_statuses=("running",),
             description="Reboot",
@@ -140,6 +146,7 @@ INSTANCES = ResourceSpec(
             "compute.shutdown",
             "Shut down",
             "compute.instances.shutdown",
+            bulk=True,
             key="S",
             confirm="confirm",
             allowed_statuses=("running",),
@@ -172,6 +179,7 @@ INSTANCES = ResourceSpec(
             grant="none",
             description="CPU, I/O and network graphs",
         ),
+        tag_action("compute", "compute.instances.update"),
     ),
     transitional=INSTANCE_TRANSITIONAL,
     copy_fields=("ipv4.0", "ipv6", "id"),
@@ -251,6 +259,7 @@ CONFIGS = ResourceSpec(
             "compute.config_delete",
             "Delete",
             "compute.configs.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             description="Delete the configuration profile",

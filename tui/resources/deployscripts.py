@@ -63,6 +63,7 @@ SCRIPTS = ResourceSpec(
             "deployscripts.delete",
             "Delete",
             "deployscripts.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             description="Delete a private script",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.tags import tag_action
 
 RECORDS = ResourceSpec(
     id="domains.records",
@@ -62,6 +63,7 @@ RECORDS = ResourceSpec(
             "domains.record_delete",
             "Delete",
             "domains.records.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             description="Delete the record",
@@ -172,10 +174,12 @@ DOMAINS = ResourceSpec(
             "domains.delete",
             "Delete",
             "domains.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Delete the domain and all its records (irreversible)",
         ),
+        tag_action("domains", "domains.update"),
     ),
     transitional=frozenset(),
     copy_fields=("domain", "id"),

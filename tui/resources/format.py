@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from tui.resources.spec import TRANSITIONAL_STATUSES, FieldSpec, ResourceSpec, ValueKind, dig
 
-Tone = Literal["ok", "busy", "warn", "error", "muted"]
-"""How a status reads: settled and fine, changing, needs a look, failed, inactive."""
+Tone = Literal["ok", "busy", "warn", "error", "muted", "neutral"]
+"""How a status reads: settled and fine, changing, needs a look, failed, inactive, or a value
+this client does not know (a newer API's status: shown as it is, judged neither way)."""
 
-TONES: tuple[Tone, ...] = ("ok", "busy", "warn", "error", "muted")
+TONES: tuple[Tone, ...] = ("ok", "busy", "warn", "error", "muted", "neutral")
 
 OK_STATUSES = frozenset(
     {
@@ -31,14 +32,31 @@ OK_STATUSES = frozenset(
     }
 )
 WARN_STATUSES = frozenset(
-    {"degraded", "stopped", "unavailable", "drain", "backup", "suspended", "expired", "new"}
+    {
+        "degraded",
+        "stopped",
+        "unavailable",
+        "drain",
+        "backup",
+        "suspended",
+        "expired",
+        "new",
+        "pending",
+    }
 )
 ERROR_STATUSES = frozenset({"failed", "error", "reject", "problem", "disabled_error", "down"})
 MUTED_STATUSES = frozenset(
     {"offline", "disabled", "inactive", "revoked", "false", "closed", "unknown"}
 )
 
-BADGE_SYMBOL: dict[Tone, str] = {"ok": "●", "busy": "◐", "warn": "▲", "error": "✖", "muted": "○"}
+BADGE_SYMBOL: dict[Tone, str] = {
+    "ok": "●",
+    "busy": "◐",
+    "warn": "▲",
+    "error": "✖",
+    "muted": "○",
+    "neutral": "◇",
+}
 """A shape per tone, so the tone survives NO_COLOR and colour blindness (text + shape + colour)."""
 
 SECRET_MASK = "••••••••"
@@ -67,7 +85,7 @@ def status_tone(status: str | None, transitional: frozenset[str] = frozenset()) 
         return "warn"
     if value in MUTED_STATUSES:
         return "muted"
-    return "warn"
+    return "neutral"
 
 
 def badge_text(status: str | None, transitional: frozenset[str] = frozenset()) -> str:

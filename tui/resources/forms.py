@@ -31,8 +31,10 @@ from pydantic import BaseModel, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
+from tui.models.rules import NOT_SENT, When
 from tui.resources import choosers
 from tui.resources.choosers import Facts
+from tui.resources.form_rules import deciding_values, hidden_names, required_now
 from tui.resources.spec import dig
 
 FieldKind = Literal[
@@ -53,7 +55,8 @@ contain commas); ``lines``, ``json`` and ``multiline`` use a text area; ``multi`
 number of fixed :attr:`FormField.choices` (sent comma-separated, as a script's ``manyof``)."""
 
 MAX_REPEATED_GROUPS = 3
-"""Lists of objects with at most this many entries are shown as repeated groups of inputs."""
+"""Lists of objects with at most this many entries start with that many rows shown; longer
+lists start with one row (or their minimum) and grow a row at a time."""
 
 MULTILINE_MIN_LENGTH = 256
 """Text fields that may hold more than this many characters get a text area."""
@@ -89,6 +92,9 @@ class ChoiceSource:
         same_as: Option field -> name of a value the option must share: the form's field of
             that name once filled, else the action's item's (a volume attaches only to
             instances of its region; a new one to instances of the region chosen).
+        each: A list field of the item whose entries are the options (``{each}`` in
+            :attr:`value` and :attr:`label`): an instance's addresses.
+        each_match: Pattern an entry must match to be offered (private addresses only).
         facts: Columns of facts beside each choice: the form offers a searchable table
             (:mod:`tui.resources.choosers`) instead of a bare list.
     """
@@ -100,6 +106,38 @@ class ChoiceSource:
     where: tuple[str, Any] | None = None
     form_params: Mapping[str, str] = field(default_factory=dict)
     same_as: Mapping[str, str] = field(default_factory=dict)
+    each: str = ""
+    each_match: str = ""
+
+    def options(self, item: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """``(text, value)`` of the options one item gives (one, or one per :attr:`each`)."""
+        if not self.each:
+            return [self.option(item)]
+        entries = dig(item, self.each)
+        out: list[tuple[str, Any]] = []
+        for entry in entries if isinstance(entries, list) else []:
+            if self.each_match and not re.match(self.each_match, str(entry)):
+                continue
+            out.append(self.option({**item, "each": entry}))
+        return out
+
+    def under(self, prefix: str, siblings: Iterable[str]) -> ChoiceSource:
+        """This source inside a row at ``prefix``: fields it names that are the row's own
+        (``siblings``) are read in that row (a bucket among the buckets of the row's cluster).
+        """
+        own = set(siblings)
+        if not prefix or not (own & (set(self.same_as.values()) | set(self.form_params.values()))):
+            return self
+
+        def local(name: str) -> str:
+            return f"{prefix}{name}" if name in own else name
+
+        return replace(
+            self,
+            same_as={k: local(v) for k, v in self.same_as.items()},
+            form_params={k: local(v) for k, v in self.form_params.items()},
+        )
+
     facts: Facts | None = None
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
@@ -122,6 +160,9 @@ class ChoiceSource:
             tuple(sorted(self.params.items())),
             self.where,
             tuple(sorted(self.same_as.items())),
+            tuple(sorted(self.form_params.items())),
+            self.each,
+            self.each_match,
         )
 
     @property
@@ -205,6 +246,22 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
         form_params={"computeId": "compute_id"},
         facts=choosers.VOLUME_FACTS,
     ),
+    # A balancer's backend: an instance's private IPv4 (in the balancer's region when known).
+    "private_address": ChoiceSource(
+        "compute.instances.list",
+        value="{each}",
+        label="{each} — {label} ({region})",
+        same_as={"region": "region"},
+        each="ipv4",
+        each_match=r"^(10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.)",
+    ),
+    # A limited key's bucket: among the buckets of the cluster chosen in the same row.
+    "bucket_in_cluster": ChoiceSource(
+        "object_storage.buckets.list",
+        value="label",
+        label="{label} ({cluster})",
+        same_as={"cluster": "cluster"},
+    ),
 }
 """Field name -> choices from the API. Used only for plain ``str``/``int`` fields: a field with
 fixed values (``Literal``) keeps them."""
@@ -253,11 +310,17 @@ class FormField:
     send: bool = True
     """False for a picker that only narrows another input's choices (the instance whose disks
     are offered): it is never part of the body."""
+    rule: When | None = None
+    """When the input is asked (its deciding field dotted like :attr:`name`); None: always."""
 
     @property
     def hint(self) -> str:
         """Placeholder: bounds and default in a few words."""
-        parts: list[str] = []
+        return self.hint_for(self.required)
+
+    def hint_for(self, required: bool, note: str = "") -> str:
+        """The hint while the input is ``required`` (or not), with a rule's ``note`` first."""
+        parts: list[str] = [note] if note else []
         if self.kind == "list":
             parts.append("comma-separated")
         if self.kind == "lines":
@@ -272,11 +335,35 @@ class FormField:
             parts.append(f"at least {_num(self.ge)}")
         if self.default not in (None, "", [], {}) and self.kind not in ("bool", "secret"):
             parts.append(f"default {self.default}")
-        if self.required_when:
+        if self.required_when and not required:
             parts.append(self.required_when)
-        elif not self.required and self.kind not in ("bool",):
+        elif not required and self.kind not in ("bool",) and not note:
             parts.append("optional")
         return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A list of objects shown as repeated rows of inputs (a balancer's configs, their nodes).
+
+    Attributes:
+        path: Dotted path of the list (``configs.0.nodes``).
+        title: Title of one row, numbered when shown (``Nodes`` -> ``Nodes 2``).
+        model: The model of one entry.
+        group: Group title the rows sit in (``Configs 1``), if any.
+        max_rows: Most entries the list takes (None: no limit).
+    """
+
+    path: str
+    title: str
+    model: type[BaseModel]
+    group: str | None = None
+    max_rows: int | None = None
+
+    def row_group(self, index: int) -> str:
+        """The group title of row ``index``."""
+        own = f"{self.title} {index + 1}"
+        return f"{self.group} · {own}" if self.group else own
 
 
 @dataclass(frozen=True)
@@ -294,6 +381,18 @@ class FormSpec:
     fields: tuple[FormField, ...]
     irreversible: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
     """Input name -> (value, meaning) of values that cannot be taken back once sent."""
+    repeats: Mapping[str, Repeat] = field(default_factory=dict)
+    """Dotted path of each list of objects shown as rows (``configs``, ``configs.0.nodes``)."""
+
+    def rows(self, path: str) -> int:
+        """How many rows the repeated list at ``path`` has now."""
+        prefix = f"{path}."
+        indices = {
+            int(f.name[len(prefix) :].split(".", 1)[0])
+            for f in self.fields
+            if f.name.startswith(prefix) and f.name[len(prefix) :].split(".", 1)[0].isdigit()
+        }
+        return len(indices)
 
     def field(self, name: str) -> FormField | None:
         """The input named ``name``."""
@@ -448,39 +547,57 @@ def _is_model(tp: Any) -> bool:
 
 
 def _fields_of(
-    model: type[BaseModel], prefix: str = "", group: str | None = None
+    model: type[BaseModel],
+    prefix: str = "",
+    group: str | None = None,
+    repeats: dict[str, Repeat] | None = None,
 ) -> list[FormField]:
+    """The inputs of ``model`` under ``prefix``; lists of objects become rows (see :class:`Repeat`)
+    recorded in ``repeats``."""
     out: list[FormField] = []
     conditional: Mapping[str, str] = getattr(model, "required_when", {})
+    rules: Mapping[str, When] = getattr(model, "shown_when", {})
+    sources: Mapping[str, str] = getattr(model, "choices_from", {})
+    server_defaults = {rule.field: rule.unset for rule in rules.values() if rule.unset is not None}
     for name, info in model.model_fields.items():
-        path = f"{prefix}{info.alias or name}"
+        key = info.alias or name
+        path = f"{prefix}{key}"
         shape = _unwrap(info.annotation, info.metadata)
         required = info.is_required()
         default = None if info.is_required() else info.get_default(call_default_factory=True)
+        if default is None:
+            default = server_defaults.get(key)  # what the server assumes (preselected)
         help_text = (info.description or "").strip()
-        title = info.title or _title(info.alias or name)
+        title = info.title or _title(key)
         core = shape.core
         origin = typing.get_origin(core)
+        rule = rules[key].at(prefix) if key in rules else None
         if _is_model(core):
             sub_group = f"{group} · {title}" if group else title
-            out.extend(_fields_of(core, f"{path}.", sub_group))
+            out.extend(_fields_of(core, f"{path}.", sub_group, repeats))
             continue
         if origin is list and typing.get_args(core) and _is_model(typing.get_args(core)[0]):
-            limit = _bounds(shape.metadata).get("max_length")
+            bounds = _bounds(shape.metadata)
+            limit = bounds.get("max_length")
             inner = typing.get_args(core)[0]
+            repeat = Repeat(path, title, inner, group, limit)
+            if repeats is not None:
+                repeats[path] = repeat
             if limit is not None and limit <= MAX_REPEATED_GROUPS:
-                for index in range(limit):
-                    out.extend(_fields_of(inner, f"{path}.{index}.", f"{title} {index + 1}"))
-                continue
-            example = json.dumps([_example(inner)], ensure_ascii=False)
-            help_text = f"{help_text} Example: {example}".strip()
-            out.append(
-                FormField(path, title, "json", required, help_text, group=group, default=default)
-            )
+                count = limit
+            else:
+                count = max(1, bounds.get("min_length") or 0)
+            for index in range(count):
+                out.extend(_fields_of(inner, f"{path}.{index}.", repeat.row_group(index), repeats))
             continue
-        leaf = _leaf(path, title, shape, required, help_text, group, default)
-        when = conditional.get(info.alias or name)
-        out.append(replace(leaf, required_when=when) if when and not required else leaf)
+        leaf = _leaf(path, title, shape, required, help_text, group, default, sources.get(key))
+        if leaf.source is not None and prefix:
+            siblings = (i.alias or n for n, i in model.model_fields.items())
+            leaf = replace(leaf, source=leaf.source.under(prefix, siblings))
+        when = conditional.get(key)
+        if when and not required:
+            leaf = replace(leaf, required_when=when)
+        out.append(replace(leaf, rule=rule) if rule is not None else leaf)
     return out
 
 
@@ -514,10 +631,11 @@ def _leaf(
     help_text: str,
     group: str | None,
     default: Any,
+    source_name: str | None = None,
 ) -> FormField:
     core = shape.core
     bounds = _bounds(shape.metadata)
-    name = path.rsplit(".", 1)[-1]
+    name = source_name or path.rsplit(".", 1)[-1]
     common: dict[str, Any] = {
         "required": required,
         "help": help_text,
@@ -570,7 +688,31 @@ def form_for(model_ref: str | type[BaseModel]) -> FormSpec:
     """
     model = resolve_model(model_ref) if isinstance(model_ref, str) else model_ref
     doc = (model.__doc__ or model.__name__).strip().splitlines()[0]
-    return FormSpec(model, doc, tuple(_fields_of(model)), _irreversible_of(model))
+    repeats: dict[str, Repeat] = {}
+    fields = tuple(_fields_of(model, repeats=repeats))
+    return FormSpec(model, doc, fields, _irreversible_of(model), repeats)
+
+
+def add_row(form: FormSpec, path: str) -> tuple[FormSpec, tuple[FormField, ...]]:
+    """``form`` with one more row in the repeated list at ``path``, and that row's inputs.
+
+    The new inputs follow the list's last row (nested lists in the row start with one row of
+    their own); a list at its maximum gets no row.
+
+    Raises:
+        KeyError: ``path`` is not a repeated list of the form.
+    """
+    repeat = form.repeats[path]
+    index = form.rows(path)
+    if repeat.max_rows is not None and index >= repeat.max_rows:
+        return form, ()
+    repeats = dict(form.repeats)
+    new = tuple(_fields_of(repeat.model, f"{path}.{index}.", repeat.row_group(index), repeats))
+    prefix = f"{path}."
+    last = max((i for i, f in enumerate(form.fields) if f.name.startswith(prefix)), default=-1)
+    at = last + 1 if last >= 0 else len(form.fields)
+    fields = (*form.fields[:at], *new, *form.fields[at:])
+    return replace(form, fields=fields, repeats=repeats), new
 
 
 def with_pickers(form: FormSpec, params: Mapping[str, Any]) -> FormSpec:
@@ -723,10 +865,17 @@ def _lists(node: Any) -> Any:
 
 
 def _group_used(form: FormSpec, values: Mapping[str, Any], group: str) -> bool:
-    return any(
-        f.group == group and f.kind != "bool" and not _blank(values.get(f.name))
-        for f in form.fields
-    )
+    """True when an input of ``group`` holds something other than blank or its default."""
+    for f in form.fields:
+        if f.group != group or not f.send:
+            continue
+        raw = values.get(f.name)
+        if f.kind == "bool":
+            if bool(raw) != bool(f.default):
+                return True
+        elif not _blank(raw) and raw != f.default:
+            return True
+    return False
 
 
 @dataclass
@@ -766,6 +915,7 @@ def build_body(
     values: Mapping[str, Any],
     *,
     initial: Mapping[str, Any] | None = None,
+    context: Mapping[str, Any] | None = None,
 ) -> FormResult:
     """Turn input values into a validated request body.
 
@@ -776,6 +926,12 @@ def build_body(
             ones) are sent, so an edit never re-sends what the user did not touch (a restricted
             user may not send ``tags`` at all, for instance); a nested object or list is sent
             whole when any part of it changed; a cleared top-level input is sent as null.
+        context: The item an edit form is about, for rules decided by a field that is not
+            an input (a record's type).
+
+    Inputs the model's ``shown_when`` rules hide are never sent; one a rule requires for the
+    value chosen is reported when blank, or sends the rule's blank value (a Null MX's ``""``).
+    A group of inputs (a repeated row) left at blanks and defaults is not sent at all.
 
     Returns:
         The body, or the errors to show.
@@ -795,11 +951,19 @@ def build_body(
         )
     }
     groups_used: dict[str, bool] = {}
+    hidden = hidden_names(form, values, context)
+    decided = deciding_values(form, values, context)
     for f in form.fields:
-        if not f.send:
+        if not f.send or f.name in hidden:
             continue
+        if f.group is not None and not editing:
+            if f.group not in groups_used:
+                groups_used[f.group] = _group_used(form, values, f.group)
+            if not groups_used[f.group]:
+                continue  # an untouched group (a spare row) is not part of the body
         raw = values.get(f.name)
         nested = "." in f.name
+        required = required_now(f, decided)
         if editing:
             if _root(f.name) not in changed_roots:
                 continue
@@ -814,13 +978,16 @@ def build_body(
             flat[f.name] = bool(raw)
             continue
         if _blank(raw):
-            if f.group is not None:
+            instead = f.rule.blank_value(decided[f.name]) if f.rule is not None else NOT_SENT
+            if instead is not NOT_SENT:
+                flat[f.name] = instead
+            elif f.group is not None:
                 if f.group not in groups_used:
                     groups_used[f.group] = _group_used(form, values, f.group)
-                if f.required and groups_used[f.group]:
-                    result.errors[f.name] = f"{f.title} is required"
-            elif f.required:
-                result.errors[f.name] = f"{f.title} is required"
+                if required and groups_used[f.group]:
+                    result.errors[f.name] = _missing(f, decided)
+            elif required:
+                result.errors[f.name] = _missing(f, decided)
             continue
         try:
             flat[f.name] = _convert(f, raw)
@@ -838,6 +1005,15 @@ def build_body(
         return result
     result.body = _sent(model, body)
     return result
+
+
+def _missing(f: FormField, decided: Mapping[str, Any]) -> str:
+    """``Weight is required`` (``... for SRV`` when a rule made it so)."""
+    if f.rule is not None and not f.required:
+        if f.required_when:
+            return f"{f.title} is {f.required_when}"  # the model's own words
+        return f"{f.title} is required {f.rule.describe(decided.get(f.name))}"
+    return f"{f.title} is required"
 
 
 def _sent(model: BaseModel, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -903,6 +1079,17 @@ def place(form: FormSpec, name: str, message: str, result: FormResult) -> None:
     ``field``) lands on the input it names: ``configs[0].port: ...`` or ``region is required
     when ...``. Field names in the text read as the inputs' titles.
     """
+    named = NAMED_PREFIX.match(message)
+    if named and name:
+        # A row's own check naming its field (``check_timeout: ...`` about ``configs.0``).
+        inner = name + "." + re.sub(r"\[(\d+)\]", r".\1", named["name"])
+        if form.field(inner) is not None:
+            name, message = inner, named["rest"]
+    elif name and form.field(name) is None:
+        # A row's check opening with its field's name (``min must not exceed max``).
+        first = re.match(r"^([a-z_][a-z0-9_]*)\b", message)
+        if first and form.field(f"{name}.{first.group(1)}") is not None:
+            name = f"{name}.{first.group(1)}"
     target = _match(form, name)
     if target is None and not name:
         named = NAMED_PREFIX.match(message)

@@ -76,6 +76,7 @@ IMAGES = ResourceSpec(
             "images.delete",
             "Delete",
             "images.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Delete a private image (irreversible)",

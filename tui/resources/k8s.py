@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.tags import tag_action
 
 K8S_TRANSITIONAL = frozenset({"not_ready", "not ready", "provisioning", "recycling", "deleting"})
 
@@ -36,6 +37,7 @@ NODES = ResourceSpec(
             "k8s.node_recycle",
             "Recycle",
             "k8s.nodes.recycle",
+            bulk=True,
             key="c",
             confirm="confirm",
             description="Replace the node with a new instance (local storage is erased)",
@@ -44,6 +46,7 @@ NODES = ResourceSpec(
             "k8s.node_delete",
             "Delete",
             "k8s.nodes.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Delete the node; its pool shrinks (irreversible)",
@@ -110,6 +113,7 @@ POOLS = ResourceSpec(
             "k8s.pool_recycle",
             "Recycle",
             "k8s.pools.recycle",
+            bulk=True,
             key="c",
             confirm="confirm",
             description="Rolling replacement of every node of the pool",
@@ -118,6 +122,7 @@ POOLS = ResourceSpec(
             "k8s.pool_delete",
             "Delete",
             "k8s.pools.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Delete the pool and all its nodes (irreversible)",
@@ -245,6 +250,7 @@ CLUSTERS = ResourceSpec(
             "k8s.recycle",
             "Recycle all nodes",
             "k8s.clusters.recycle",
+            bulk=True,
             key="c",
             confirm="confirm",
             description="Rolling replacement of every node of every pool",
@@ -253,10 +259,12 @@ CLUSTERS = ResourceSpec(
             "k8s.delete",
             "Delete",
             "k8s.clusters.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Delete the cluster, its nodes and balancers (volumes are kept)",
         ),
+        tag_action("k8s", "k8s.clusters.update"),
     ),
     transitional=K8S_TRANSITIONAL,
     copy_fields=("id",),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.tags import tag_action
 
 NODES = ResourceSpec(
     id="loadbalancers.nodes",
@@ -55,6 +56,7 @@ NODES = ResourceSpec(
             "loadbalancers.node_delete",
             "Delete",
             "loadbalancers.nodes.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Remove the backend (the instance itself is untouched)",
@@ -141,6 +143,7 @@ CONFIGS = ResourceSpec(
             "loadbalancers.config_delete",
             "Delete",
             "loadbalancers.configs.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             description="Delete the port config and its nodes",
@@ -210,10 +213,12 @@ BALANCERS = ResourceSpec(
             "loadbalancers.delete",
             "Delete",
             "loadbalancers.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             description="Delete with its configs and nodes; its addresses are lost (irreversible)",
         ),
+        tag_action("loadbalancers", "loadbalancers.update"),
     ),
     status_field=None,
     copy_fields=("ipv4", "hostname", "id"),

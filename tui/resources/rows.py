@@ -186,6 +186,16 @@ class RowView:
         """Mark the row with ``key``, or unmark it."""
         self.marked.symmetric_difference_update({key})
 
+    def mark_shown(self) -> int:
+        """Mark every shown row (after the filter); returns how many were newly marked."""
+        before = len(self.marked)
+        self.marked.update(self.view)
+        return len(self.marked) - before
+
+    def set_marks(self, keys: Iterable[Hashable]) -> None:
+        """Mark exactly ``keys`` (those still held; the others are ignored)."""
+        self.marked = {k for k in keys if k in self.rows}
+
     def matches(self, row: TableRow) -> bool:
         """True when the filter and the predicate let ``row`` through."""
         if self.predicate is not None and not self.predicate(row):

@@ -137,6 +137,8 @@ class Action:
         mutating: Whether the action changes anything (greyed in a read-only session). None
             derives it from the endpoint's method (anything but GET changes); hand-offs to
             other programs (ssh, k9s, a database shell) and read-only flows say False.
+        bulk: The action runs on every marked row when rows are marked (one confirmation
+            listing the targets, then one request per item); otherwise on the cursor row only.
     """
 
     id: str
@@ -156,6 +158,7 @@ class Action:
     owner_only: bool = False
     prefill: Mapping[str, str] = field(default_factory=dict)
     mutating: bool | None = None
+    bulk: bool = False
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,27 @@ from __future__ import annotations
 
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 
+TAG_EDIT_SCREEN = "tags.edit"
+"""Action ``screen`` of adding or removing one tag (see :func:`tag_action`)."""
+
+
+def tag_action(prefix: str, endpoint: str) -> Action:
+    """The "add or remove a tag" action of a kind whose update (``endpoint``) takes ``tags``.
+
+    It runs on every marked row (``bulk``); the API lets only unrestricted users change tags.
+    """
+    return Action(
+        f"{prefix}.tag",
+        "Tag",
+        endpoint,
+        key="number_sign",
+        screen=TAG_EDIT_SCREEN,
+        grant="unrestricted",
+        bulk=True,
+        description="Add or remove a tag (on every marked row)",
+    )
+
+
 TAGGED = ResourceSpec(
     id="tags.objects",
     title="Tagged objects",
@@ -67,6 +88,7 @@ TAGS = ResourceSpec(
             "tags.delete",
             "Delete",
             "tags.delete",
+            bulk=True,
             key="d",
             confirm="confirm",
             grant="unrestricted",

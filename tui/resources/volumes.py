@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tui.resources.spec import IS_SET, Action, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.tags import tag_action
 
 VOLUME_TRANSITIONAL = frozenset({"creating", "resizing", "migrating", "deleting", "cloning"})
 
@@ -78,6 +79,7 @@ VOLUMES = ResourceSpec(
             "volumes.detach",
             "Detach",
             "volumes.detach",
+            bulk=True,
             key="D",
             confirm="confirm",
             description="Detach from its instance",
@@ -106,6 +108,7 @@ VOLUMES = ResourceSpec(
             "volumes.delete",
             "Delete",
             "volumes.delete",
+            bulk=True,
             key="d",
             confirm="typed",
             refused_statuses=frozenset({"migrating"}),
@@ -118,6 +121,7 @@ VOLUMES = ResourceSpec(
                 ),
             ),
         ),
+        tag_action("volumes", "volumes.update"),
     ),
     transitional=VOLUME_TRANSITIONAL,
     copy_fields=("filesystem_path", "id"),

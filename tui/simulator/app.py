@@ -98,16 +98,21 @@ def _error(status: int, reason: str, field: str | None = None, **headers: str) -
 
 class SimulatorTransport(httpx.AsyncBaseTransport):
     """``httpx.ASGITransport`` around the simulator that turns dropped connections into
-    ``httpx.ReadError``, as a real socket would."""
+    ``httpx.ReadError`` and enforces the request's read timeout (``httpx.ReadTimeout``), as a
+    real socket would; ``ASGITransport`` by itself waits for ever."""
 
     def __init__(self, sim: Simulator) -> None:
         self._inner = httpx.ASGITransport(app=sim, client=("127.0.0.1", 40000))
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        timeouts = request.extensions.get("timeout") or {}
+        read = timeouts.get("read")
         try:
-            return await self._inner.handle_async_request(request)
+            return await asyncio.wait_for(self._inner.handle_async_request(request), read)
         except DroppedConnection:
             raise httpx.ReadError("connection dropped by the server", request=request) from None
+        except TimeoutError:
+            raise httpx.ReadTimeout("the server did not answer in time", request=request) from None
 
 
 class Simulator:
@@ -249,7 +254,8 @@ class Simulator:
         ep, params, known = self.router.match(method, path)
         if ep is None:
             if known:
-                return _error(405, f"Method {method} not allowed on {path}")
+                allow = ", ".join(self.router.allowed(path))
+                return _error(405, f"Method {method} not allowed on {path}", Allow=allow)
             return _error(404, f"Unknown route: {method} {path}")
         wait = self.faults.delay()
         if wait > 0:
@@ -258,8 +264,21 @@ class Simulator:
         if decision is not None:
             if decision.drop:
                 raise DroppedConnection()
-            headers = {"Retry-After": str(decision.retry_after)} if decision.retry_after else {}
-            return _error(decision.status or 500, decision.reason, **headers)
+            if decision.stall > 0:
+                await asyncio.sleep(decision.stall)
+            elif not decision.lose:
+                headers = {"Retry-After": str(decision.retry_after)} if decision.retry_after else {}
+                return _error(decision.status or 500, decision.reason, **headers)
+        response = await self._handle(request, method, ep, params)
+        if decision is not None and decision.lose:
+            # The change is made (and saved); only the answer is lost on the way back.
+            raise DroppedConnection()
+        return response
+
+    async def _handle(
+        self, request: Request, method: str, ep: Endpoint, params: dict[str, str]
+    ) -> Response:
+        """Authenticate, validate and run the endpoint's handler; the answer to send."""
         self.advance()
         try:
             principal = self._authenticate(request, ep)

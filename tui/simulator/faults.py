@@ -1,4 +1,10 @@
-"""Fault injection: latency, 5xx, rate limiting, dropped connections, scripted failures."""
+"""Fault injection: latency, 5xx, rate limiting, dropped connections, lost answers, stalls,
+scripted failures.
+
+A *dropped* connection breaks before the request is handled (the server did nothing); a *lost*
+answer breaks after it was handled (the server acted, the client cannot know); a *stall*
+answers only after ``stall_seconds``, longer than a client's read timeout.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +12,28 @@ import random
 from collections import deque
 from dataclasses import dataclass, field
 
+LOSE = -1
+"""``fail_next`` status meaning: carry the request out, then drop the connection."""
+STALL = -2
+"""``fail_next`` status meaning: answer only after ``stall_seconds``."""
+
 
 @dataclass(frozen=True)
 class FaultDecision:
     """What to do with one request instead of (or before) handling it.
 
     Attributes:
-        drop: Break the connection without an answer.
+        drop: Break the connection without an answer (the request is not handled).
+        lose: Handle the request, then break the connection before the answer.
+        stall: Seconds to wait before handling and answering (0: none).
         status: Answer with this error status.
         retry_after: ``Retry-After`` seconds (for 429).
         reason: Error reason text.
     """
 
     drop: bool = False
+    lose: bool = False
+    stall: float = 0.0
     status: int | None = None
     retry_after: int | None = None
     reason: str = ""
@@ -35,6 +50,10 @@ class Faults:
         drop_rate: Share of requests whose connection is dropped (0..1).
         rate_limit: Requests allowed per ``rate_window`` seconds (None: unlimited).
         rate_window: Window of the rate limit, seconds.
+        lost_response_rate: Share of requests carried out whose answer is then lost (0..1).
+        stall_rate: Share of requests answered only after ``stall_seconds`` (0..1).
+        stall_seconds: How long a stalled request waits (longer than the client's 30 s read
+            timeout by default).
         seed: Seed of the random source, for repeatable runs.
     """
 
@@ -44,6 +63,9 @@ class Faults:
     drop_rate: float = 0.0
     rate_limit: int | None = None
     rate_window: float = 60.0
+    lost_response_rate: float = 0.0
+    stall_rate: float = 0.0
+    stall_seconds: float = 35.0
     seed: int = 7
     _scripted: dict[str, deque[int]] = field(default_factory=dict, repr=False)
     _recent: deque[float] = field(default_factory=deque, repr=False)
@@ -57,7 +79,8 @@ class Faults:
         Args:
             operation: Endpoint name (``compute.instances.list``) or ``*`` for any operation.
             count: How many calls.
-            status: HTTP status to answer, or 0 to drop the connection.
+            status: HTTP status to answer, 0 to drop the connection, :data:`LOSE` to carry the
+                request out and lose the answer, :data:`STALL` to answer late.
         """
         queue = self._scripted.setdefault(operation, deque())
         queue.extend([status] * count)
@@ -65,6 +88,7 @@ class Faults:
     def clear(self) -> None:
         """Remove every fault."""
         self.latency = self.jitter = self.error_rate = self.drop_rate = 0.0
+        self.lost_response_rate = self.stall_rate = 0.0
         self.rate_limit = None
         self._scripted.clear()
         self._recent.clear()
@@ -91,6 +115,10 @@ class Faults:
                 status = queue.popleft()
                 if status == 0:
                     return FaultDecision(drop=True)
+                if status == LOSE:
+                    return FaultDecision(lose=True)
+                if status == STALL:
+                    return FaultDecision(stall=self.stall_seconds)
                 return FaultDecision(
                     status=status,
                     retry_after=1 if status == 429 else None,
@@ -108,4 +136,9 @@ class Faults:
         if self.error_rate > 0 and self.rng.random() < self.error_rate:
             status = self.rng.choice((500, 502, 503))
             return FaultDecision(status=status, reason="Injected server error")
+        # Drawn last, and only when enabled, so runs without these faults keep their sequence.
+        if self.lost_response_rate > 0 and self.rng.random() < self.lost_response_rate:
+            return FaultDecision(lose=True)
+        if self.stall_rate > 0 and self.rng.random() < self.stall_rate:
+            return FaultDecision(stall=self.stall_seconds)
         return None

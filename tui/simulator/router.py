@@ -71,3 +71,7 @@ class Router:
             params = {k: unquote(v) for k, v in m.groupdict().items()}
             return route.endpoint, params, True
         return None, {}, path_known
+
+    def allowed(self, path: str) -> list[str]:
+        """Methods some endpoint accepts on ``path`` (the ``Allow`` header of a 405), sorted."""
+        return sorted({r.endpoint.method for r in self._routes if r.pattern.fullmatch(path)})

@@ -3,9 +3,12 @@ attached volumes; kernels, regions and instance types.
 
 Choices where the reference is silent:
 
-* Instance labels are 3..64 characters of any kind and unique among the account's instances
-  (compared case-insensitively; 400, field ``label``). An omitted label becomes
-  ``<type prefix>-<region>-<n>`` (``std-us-east-1``) with the smallest free ``n``.
+* Instance labels are 3..64 characters and unique among the account's instances (compared
+  case-insensitively; 400, field ``label``). Beyond length the reference is silent; the
+  simulator applies the reference's rule for database snapshot labels (ASCII letters, digits,
+  ``-``, ``_`` and ``.``; a letter or digit first and last; no two punctuation marks in a row),
+  so markup and non-ASCII text belong in tags and descriptions, not in labels. An omitted
+  label becomes ``<type prefix>-<region>-<n>`` (``std-us-east-1``) with the smallest free ``n``.
 * ``root_pass`` (7..128) is required with ``image``; ``image`` and ``backup_id`` exclude each
   other; ``stackscript_id`` needs ``image`` (400, field ``image``) and a script whose
   ``images`` list holds that image or ``any/all`` (400, field ``stackscript_id``). The script's
@@ -118,6 +121,8 @@ DISK_ID_START = 128400
 BACKUP_ID_START = 71800
 
 LABEL_MIN, LABEL_MAX = 3, 64
+LABEL_PATTERN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
+"""Instance labels: see the module notes (the reference's snapshot label rule)."""
 ROOT_PASS_MIN, ROOT_PASS_MAX = 7, 128
 CONFIG_LABEL_MAX = 48
 DISK_LABEL_MAX = 48
@@ -619,11 +624,15 @@ def _label_taken(store: Store, label: str, own_id: object = None) -> bool:
 
 def _check_label(ctx: Ctx, v: Check, *, create: bool, own_id: object = None) -> Any:
     label = v.string("label", min_len=LABEL_MIN, max_len=LABEL_MAX, nullable=create)
-    if (
-        isinstance(label, str)
-        and LABEL_MIN <= len(label) <= LABEL_MAX
-        and _label_taken(ctx.store, label, own_id)
-    ):
+    if not isinstance(label, str) or not LABEL_MIN <= len(label) <= LABEL_MAX:
+        return label
+    if not LABEL_PATTERN.fullmatch(label):
+        v.fail(
+            "label",
+            "label may contain only ASCII letters, digits, dashes, underscores and periods, "
+            "must begin and end with a letter or digit, and must not have two of - _ . in a row",
+        )
+    elif _label_taken(ctx.store, label, own_id):
         v.fail("label", f"label {label!r} is already used by another instance")
     return label
 

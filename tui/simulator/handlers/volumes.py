@@ -2,8 +2,10 @@
 
 Choices where the reference is silent:
 
-* Labels are 1..32 letters (any script), digits, dashes or underscores: the label becomes part
-  of ``filesystem_path`` (``/dev/disk/by-id/scsi-0Volume_<label>``), which follows renames.
+* Labels are 1..32 ASCII letters, digits, dashes or underscores, unique among the account's
+  volumes (compared case-insensitively; on create, rename and clone): the label becomes part
+  of ``filesystem_path`` (``/dev/disk/by-id/scsi-0Volume_<label>``), which follows renames
+  and must name one device.
 * ``size`` is 10..10240 GB (default 20). A new or cloned volume is ``creating`` for
   ``volumes.create`` seconds, a resized one ``resizing`` for ``volumes.resize`` seconds, then
   ``active``.
@@ -33,8 +35,8 @@ from tui.simulator.validate import Check
 VOLUMES = "volumes.volumes"
 INSTANCES = "compute.instances"
 CONFIGS = "compute.configs"
-LABEL = re.compile(r"[\w-]{1,32}")
-"""Letters (any script), digits, underscores and dashes; ``\\w`` is Unicode-aware here."""
+LABEL = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""ASCII letters, digits, underscores and dashes (the label is part of a device path)."""
 PATH_PREFIX = "/dev/disk/by-id/scsi-0Volume_"
 SIZE_MIN, SIZE_MAX, SIZE_DEFAULT = 10, 10240, 20
 TRANSIENT_DEFAULT_MAX = 8
@@ -142,10 +144,17 @@ def _attached(store: Store, record: dict[str, Any]) -> dict[str, Any] | None:
 # -- validation -----------------------------------------------------------------------------
 
 
-def _check_label(v: Check, *, required: bool) -> Any:
+def _check_label(ctx: Ctx, v: Check, *, required: bool, own_id: object = None) -> Any:
     label = v.string("label", required=required, min_len=1, max_len=32)
-    if isinstance(label, str) and 1 <= len(label) <= 32 and not LABEL.fullmatch(label):
-        v.fail("label", "label may contain only letters, digits, dashes and underscores")
+    if not isinstance(label, str) or not 1 <= len(label) <= 32:
+        return label
+    if not LABEL.fullmatch(label):
+        v.fail("label", "label may contain only ASCII letters, digits, dashes and underscores")
+    elif any(
+        str(r.get("label", "")).casefold() == label.casefold() and r["id"] != own_id
+        for r in ctx.store.rows(VOLUMES)
+    ):
+        v.fail("label", f"label {label!r} is already used by another volume")
     return label
 
 
@@ -244,7 +253,7 @@ def volumes_create(ctx: Ctx) -> dict[str, Any]:
     p.require_global("add_volumes")
     v = Check(ctx.body)
     v.unknown(("label", "size", "region", "compute_id", "config_id", "tags"))
-    label = _check_label(v, required=True)
+    label = _check_label(ctx, v, required=True)
     size = v.integer("size", lo=SIZE_MIN, hi=SIZE_MAX, default=SIZE_DEFAULT)
     compute_id = v.integer("compute_id", nullable=True)
     config_id = v.integer("config_id", nullable=True)
@@ -297,7 +306,7 @@ def volumes_update(ctx: Ctx) -> dict[str, Any]:
     ctx.principal.require_write("volume", record["id"])
     v = Check(ctx.body)
     v.unknown(("label", "tags"))
-    label = _check_label(v, required=False)
+    label = _check_label(ctx, v, required=False, own_id=record["id"])
     tags = _check_tags(ctx, v, record["tags"])
     v.done()
     if label is not None:
@@ -401,7 +410,7 @@ def volumes_clone(ctx: Ctx) -> dict[str, Any]:
     p.require_global("add_volumes")
     v = Check(ctx.body)
     v.unknown(("label",))
-    label = _check_label(v, required=True)
+    label = _check_label(ctx, v, required=True)
     v.done()
     if record["status"] != "active":
         raise conflict(f"Only an active volume can be cloned (this one is {record['status']})")

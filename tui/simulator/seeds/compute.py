@@ -247,16 +247,17 @@ SEED_INSTANCES: tuple[dict[str, Any], ...] = (
         "age": 299,
     },
     {
-        "label": "[staging] api-1",
+        "label": "staging-api-1",
         "region": "eu-central",
         "type": "std-1",
         "image": "compute/debian12",
         "status": "running",
-        "tags": ["staging"],
+        # Markup-looking text lives where the rules allow it: a tag, not the label.
+        "tags": ["staging", "[staging]"],
         "age": 45,
     },
     {
-        "label": "café-web",
+        "label": "cafe-web",
         "region": "eu-west",
         "type": "nano-1",
         "image": "compute/alpine3.20",
@@ -336,7 +337,7 @@ SEED_INSTANCES: tuple[dict[str, Any], ...] = (
 ``ap-northeast``: the volumes area keeps a volume there, in a region without instances."""
 
 RESTRICTED_GRANTS = {
-    "[staging] api-1": "read_write",
+    "staging-api-1": "read_write",
     "build-cache": "read_write",
     "web-prod-2": "read_only",
 }

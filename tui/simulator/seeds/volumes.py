@@ -87,11 +87,13 @@ def seed_volumes(ctx: SeedContext) -> None:
     )
     new_volume(
         ctx.store,
-        label="café-media",
+        label="cafe-media",
         size=60,
         region="eu-west",
         now_iso=ctx.iso(-3 * DAY),
         status="active",
+        # Non-ASCII text lives in a tag: volume labels are ASCII (they name a device).
+        tags=["café"],
     )
     for n in range(ctx.scale // 4):
         new_volume(

@@ -1,0 +1,63 @@
+"""``:export``: write the list on screen to a file (see :mod:`tui.export`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tui.export import USAGE, parse_export, write_export
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+def run_export(app: App[Any], text: str) -> None:
+    """Run ``:export ...`` on the list the user is looking at, and say where it went."""
+    from screens.list_pane import ResourceListPane
+    from screens.pane_host import PaneHost
+
+    try:
+        request = parse_export(text)
+    except ValueError as error:
+        app.notify(str(error), title=":export", severity="warning", markup=False)
+        return
+    screen = app.screen
+    pane = screen.active_pane() if isinstance(screen, PaneHost) else None
+    if not isinstance(pane, ResourceListPane):
+        app.notify(
+            f"Open a list first: {USAGE} writes the list on screen.",
+            title=":export",
+            severity="warning",
+            markup=False,
+        )
+        return
+    if request.which == "marked":
+        items = pane.marked_items()
+        if not items:
+            app.notify("No row is marked (space marks one, * every shown row).", title=":export")
+            return
+    else:
+        items = [pane.items[k] for k in pane.table.keys if k in pane.items]
+    try:
+        path = write_export(request, pane.spec, items)
+    except FileExistsError as error:
+        app.notify(
+            f"{error.filename} exists already; give another path.",
+            title=":export",
+            severity="warning",
+            markup=False,
+        )
+        return
+    except OSError as error:
+        app.notify(
+            f"Could not write {error.filename or request.path}: {error.strerror or error}.",
+            title=":export",
+            severity="error",
+            markup=False,
+        )
+        return
+    noun = pane.spec.singular if len(items) == 1 else pane.spec.title.lower()
+    app.notify(
+        f"{len(items)} {noun} ({request.which}) written to {path}",
+        title=f":export {request.format}",
+        markup=False,
+    )

@@ -1,0 +1,84 @@
+"""The input widgets of one form field: text, number, password, switch, choice list, text area."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widget import Widget
+from textual.widgets import Input, Select, SelectionList, TextArea
+
+from tui.resources.forms import FormField
+from widgets.chooser_field import ChooserSelect
+from widgets.switches import YesNo
+
+INPUT_TYPES = {"int": "integer", "float": "number"}
+
+
+def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> list[Widget]:
+    """The widgets that edit ``f``: one input, plus a hidden text input beside a choice list
+    whose choices come from the API (typed instead if they cannot be loaded).
+
+    Args:
+        f: The field.
+        wid: Id of the input.
+        value: Prefilled raw value.
+        given: True when ``value`` was prefilled (a switch left unset shows its default).
+    """
+    if f.kind == "bool":
+        return [YesNo(bool(value) if given else bool(f.default), id=wid)]
+    text = "" if value is None else str(value)
+    if f.kind == "choice":
+        options = list(f.choices)
+        prompt = "loading…" if f.source else ("choose…" if f.required else "(not set)")
+        if value not in (None, "") and all(v != value for _t, v in options):
+            options.insert(0, (str(value), value))
+        chosen: Any = value if value not in (None, "") else None
+        if chosen is None and f.default is not None and any(v == f.default for _, v in options):
+            chosen = f.default
+        texts = [(Text(t), v) for t, v in options]
+        select_args: dict[str, Any] = {
+            "prompt": prompt,
+            "allow_blank": not f.required or chosen is None,
+            "value": chosen if chosen is not None else Select.NULL,
+            "id": wid,
+            "compact": True,
+        }
+        out: list[Widget] = [
+            # Choices with facts: a searchable table instead of a bare drop-down.
+            ChooserSelect(texts, title=f.title, facts=f.source.facts, **select_args)
+            if f.source is not None and f.source.facts is not None
+            else Select(texts, **select_args)
+        ]
+        if f.source is not None:
+            # Shown instead of the list if the choices cannot be loaded.
+            out.append(
+                Input(
+                    text,
+                    id=f"{wid}-text",
+                    classes="-hidden",
+                    compact=True,
+                    select_on_focus=False,
+                )
+            )
+        return out
+    if f.kind == "multi":
+        ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
+        return [
+            SelectionList[Any](
+                *((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True
+            )
+        ]
+    if f.kind in ("json", "multiline", "lines"):
+        return [TextArea(text, soft_wrap=True, id=wid, compact=True)]
+    return [
+        Input(
+            text,
+            password=f.kind == "secret",
+            type=INPUT_TYPES.get(f.kind, "text"),  # type: ignore[arg-type]
+            id=wid,
+            compact=True,
+            # Focus must not select the text: the next key would replace what was typed.
+            select_on_focus=False,
+        )
+    ]
