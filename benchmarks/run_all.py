@@ -5,7 +5,8 @@ Each benchmark runs in its own process, so one's memory or imports never colour 
 ``faults`` (issue 14) alone takes 10 to 20 minutes on a contended 2-core machine: its faulty run
 waits out the simulator's rate limit (120 requests a minute) as a user would.
 
-Run: .venv/bin/python benchmarks/run_all.py [--only list,app,startup,requests,memory,faults,overview]
+Run: .venv/bin/python benchmarks/run_all.py
+[--only list,app,startup,requests,memory,faults,overview]
 """
 
 from __future__ import annotations
