@@ -5,8 +5,7 @@ Each benchmark runs in its own process, so one's memory or imports never colour 
 ``faults`` (issue 14) alone takes 10 to 20 minutes on a contended 2-core machine: its faulty run
 waits out the simulator's rate limit (120 requests a minute) as a user would.
 
-Run: .venv/bin/python benchmarks/run_all.py
-[--only list,app,startup,requests,memory,faults,overview]
+Run: .venv/bin/python benchmarks/run_all.py [--only NAME,...]  (names: the keys of BENCHMARKS below)
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ BENCHMARKS: dict[str, list[str]] = {
     "requests": ["bench_requests.py"],
     "memory": ["bench_memory.py", "--cycles", "1000"],
     "faults": ["bench_faults.py", "--ops", "200"],
+    "transfer": ["bench_transfer.py", "--runs", "3"],
     "overview": ["bench_overview.py", "--runs", "3"],
 }
 """Name -> script and arguments (repeats chosen so that all five fit in 5 minutes)."""

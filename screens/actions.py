@@ -61,6 +61,10 @@ ACTION_SCREENS: dict[str, str] = {
     "k8s.kubeconfig_save": "screens.kubeconfig:save_kubeconfig",
     "object_storage.object_acl": "screens.object_acl:edit_object_acl",
     "tags.edit": "screens.bulk_actions:edit_tags",
+    "handoff": "screens.handoff:run_handoff",
+    "deployscripts.edit_script": "screens.script_edit:edit_script",
+    "domains.zone_edit": "screens.zone_edit:edit_zone",
+    "images.upload_data": "screens.image_upload:upload_image",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 

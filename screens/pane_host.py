@@ -22,6 +22,7 @@ def _nearest(node: Any, cls: type) -> Any:
 CUSTOM_PANES: dict[str, str] = {
     "compute.stats": "screens.stats:StatsPane",
     "compute.transfer": "screens.stats:TransferPane",
+    "object_storage.objects": "screens.bucket_browser:BucketBrowserPane",
 }
 """Spec id -> ``"module:Class"`` of a hand-written pane (same constructor as the generic ones)."""
 

@@ -15,17 +15,10 @@ Bindings:
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shlex
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static, TextArea
 
@@ -40,18 +33,6 @@ ENDPOINTS: tuple[str, ...] = ("profile.preferences.view",)
 """Operations this module calls by name (the coverage test checks they are reachable)."""
 
 
-def editor_command() -> list[str] | None:
-    """The user's editor (``$VISUAL``, ``$EDITOR``, else ``vi`` / ``nano`` when installed)."""
-    for name in ("VISUAL", "EDITOR"):
-        value = os.environ.get(name, "").strip()
-        if value:
-            return shlex.split(value)
-    for fallback in ("vi", "nano"):
-        if shutil.which(fallback):
-            return [fallback]
-    return None
-
-
 class PreferencesModal(RequestModal):
     """Edit the preferences JSON.
 
@@ -61,7 +42,8 @@ class PreferencesModal(RequestModal):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+e", "external_editor", "Editor", id="preferences.editor"),
+        # priority: the text area binds ctrl+e (end of line) and has the focus.
+        Binding("ctrl+e", "external_editor", "Editor", id="preferences.editor", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -102,29 +84,16 @@ class PreferencesModal(RequestModal):
         return value
 
     def action_external_editor(self) -> None:
-        """Edit the text in the user's editor (the app is suspended meanwhile)."""
-        command = editor_command()
-        if command is None:
-            self.show_general(["No editor found: set $EDITOR (or edit here)."])
+        """Edit the text in the user's editor through the one hand-off mechanism (the app is
+        suspended meanwhile; the file is 0600 and removed afterwards)."""
+        from screens.handoff import edit_text
+
+        edited = edit_text(self.app, self.editor.text, "preferences.json")
+        if edited is None:
             return
-        folder = tempfile.mkdtemp(prefix="cloudtui-")
-        path = Path(folder) / "preferences.json"
-        try:
-            path.write_text(self.editor.text, encoding="utf-8")
-            path.chmod(0o600)
-            try:
-                with self.app.suspend():
-                    subprocess.run([*command, str(path)], check=False)
-            except SuspendNotSupported:
-                self.show_general(["This terminal cannot hand over to an editor; edit here."])
-                return
-            self.editor.text = path.read_text(encoding="utf-8")
-            _value, problem = parse_preferences(self.editor.text)
-            self.show_general([problem] if problem else [])
-        finally:
-            with contextlib.suppress(OSError):
-                path.unlink(missing_ok=True)
-                Path(folder).rmdir()
+        self.editor.text = edited
+        _value, problem = parse_preferences(edited)
+        self.show_general([problem] if problem else [])
 
 
 async def edit_preferences(ctx: ActionContext) -> bool:

@@ -17,6 +17,8 @@ import tomli_w
 from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tui.handoff.settings import HandoffSettings
+
 APP_NAME = "cloudtui"
 CONFIG_ENV = "CLOUDTUI_CONFIG"
 
@@ -89,6 +91,9 @@ class Settings(BaseModel):
     """Binding id -> keys, e.g. {"app.quit" = "ctrl+q,f10"}."""
     start_area: str = "overview"
     """Area the app opens on (overview, instances, volumes, ...)."""
+    handoff: HandoffSettings = Field(default_factory=HandoffSettings)
+    """Programs run on resources: [handoff.ssh], [handoff.k9s], [handoff.mysql],
+    [handoff.mongosh], [handoff.editor]."""
 
     @field_validator("profiles")
     @classmethod

@@ -25,7 +25,8 @@ def section_table(
 ) -> RenderableType:
     """A two-column grid (title, value) of one section; API values as literal Text.
 
-    ``block`` fields (scripts, zone files) follow the grid as preformatted text, line by line.
+    ``block`` fields (scripts, zone files) follow the grid as preformatted text, line by line;
+    a line wider than the panel wraps (folding inside long tokens) instead of being cut.
     """
     grid = Table.grid(padding=(0, 2), expand=False)
     grid.add_column(style="bold", no_wrap=True, min_width=12)
@@ -36,7 +37,8 @@ def section_table(
         if spec.kind == "block":
             if len(section.fields) > 1:
                 blocks.append(Text(spec.title, style="bold"))
-            blocks.append(Text(shown or EMPTY, no_wrap=True, overflow="ellipsis"))
+            # Folded, never cut: a long zone line (a DKIM key) must stay readable in full.
+            blocks.append(Text(shown or EMPTY, overflow="fold"))
         else:
             grid.add_row(Text(spec.title), Text(shown or EMPTY))
     if not blocks:

@@ -31,6 +31,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
+from widgets.form_extra import ExtraFieldsMixin
 from widgets.form_inputs import inputs_for
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
@@ -45,7 +46,7 @@ FOCUS_MARKER = "❯"
 """The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
 
 
-class ModelForm(VerticalScroll):
+class ModelForm(ExtraFieldsMixin, VerticalScroll):
     """Inputs for every field of a form.
 
     Args:
@@ -105,8 +106,6 @@ class ModelForm(VerticalScroll):
         self._hidden: set[str] = set()
         self._headings: dict[str, str] = {}
         """Group heading id -> the group it heads."""
-        self._extra = 0
-        """Sets of inputs added after composing (their ids stay unique across replacements)."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -274,38 +273,6 @@ class ModelForm(VerticalScroll):
     def _inputs(self, f: FormField) -> list[Widget]:
         given = f.name in self._values
         return inputs_for(f, self._ids[f.name], self._values.get(f.name), given=given)
-
-    async def set_extra_fields(
-        self, prefix: str, after: str, fields: tuple[FormField, ...], form: FormSpec
-    ) -> None:
-        """Replace the inputs named ``prefix...`` with ``fields``, shown after input ``after``.
-
-        Args:
-            prefix: Name prefix of the inputs being replaced (a script's answers).
-            after: The input they follow (the script choice).
-            fields: The new inputs (their defaults prefilled).
-            form: The whole form with them (the screen's, so both agree).
-        """
-        for old in [f for f in self.form.fields if f.name.startswith(prefix)]:
-            await self.query_one(f"#row-{self._ids.pop(old.name)}").remove()
-        for header in self.query(".form-extra-group"):
-            if header.name == prefix:
-                await header.remove()
-        self.form = form
-        self._extra += 1
-        for index, f in enumerate(fields):
-            self._ids[f.name] = f"field-x{self._extra}-{index}"
-            if f.default is not None:
-                self._values.setdefault(f.name, f.default)
-        if not fields:
-            return
-        rows: list[Widget] = []
-        group = fields[0].group
-        if group:
-            header = Static(Text(group), classes="form-group form-extra-group", name=prefix)
-            rows.append(header)
-        rows.extend(self._row(f) for f in fields)
-        await self.mount_all(rows, after=self.query_one(f"#row-{self._ids[after]}"))
 
     # -- reading and writing values ---------------------------------------------------------
 

@@ -98,10 +98,15 @@ def shown(widget: Widget) -> bool:
     return all(n.display for n in (widget, *widget.ancestors) if isinstance(n, Widget))
 
 
+SIGNING_ONLY = frozenset({"object_storage.objects.url"})
+"""POSTs that change nothing: signing a pre-signed URL keeps no state (a download or a view
+asks for one). Uploads and deletes through such URLs are confirmed by their own dialogs."""
+
+
 def is_mutating(endpoint_name: str) -> bool:
-    """True for an endpoint that changes something (any method but GET)."""
+    """True for an endpoint that changes something (any method but GET, signing aside)."""
     endpoint = REGISTRY.get(endpoint_name)
-    return endpoint is not None and endpoint.method != "GET"
+    return endpoint is not None and endpoint.method != "GET" and endpoint_name not in SIGNING_ONLY
 
 
 def shown_footer_bindings(app: Any) -> list[tuple[str, str, bool]]:

@@ -7,9 +7,9 @@ from typing import Any
 
 from textual.widgets import Select, TabbedContent
 
+from screens.bucket_browser import BucketBrowserPane
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
-from screens.list_pane import ResourceListPane
 from screens.once import OnceModal
 from screens.preferences import PreferencesModal
 from tests.ui.helpers import demo_session, make_app, open_area, settle, wait_for_screen
@@ -254,7 +254,9 @@ async def test_object_acl_form_opens_on_the_current_acl() -> None:
         detail = app.screen
         detail.query_one("#detail-tabs", TabbedContent).active = "tab-child-0"  # Objects
         await settle(pilot)
-        objects = detail.query_one("#child-0", ResourceListPane)
+        objects = detail.query_one("#child-0", BucketBrowserPane)
+        objects.open_folder("site/")  # the Objects tab browses folders (issue 11)
+        await settle(pilot)
         assert objects.table.move_cursor("site/index.html")
         objects.table.focus()
         await pilot.press("a")

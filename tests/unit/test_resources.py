@@ -122,6 +122,8 @@ def test_contract_action_ids_of_complete_areas() -> None:
         "compute.rescue": "x",
         "compute.stats": "s",
         "compute.tag": "number_sign",
+        "compute.ssh": "h",
+        "compute.ssh_choose": "H",
     }
     assert {a.id: a.key for a in instances.actions} == expected
     assert instances.action("compute.create").grant == "global:add_computes"

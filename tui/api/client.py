@@ -8,6 +8,7 @@ import ipaddress
 import logging
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, TypedDict, TypeVar, Unpack, overload
 from urllib.parse import urlsplit
 
@@ -463,14 +464,7 @@ class ApiClient:
             ApiError: Non-2xx answer.
             TransportFailure: No HTTP answer.
         """
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise InsecureBaseUrl(f"{url!r} is not an http(s) URL with a host")
-        same_host = parts.netloc == urlsplit(self.base_url).netloc
-        if parts.scheme == "http" and not (is_loopback_host(parts.hostname) or same_host):
-            raise InsecureBaseUrl("refusing to send data over plain http to a remote host")
-        # Upload addresses carry their authorisation in the path: keep it out of messages.
-        shown = parts.path.rsplit("/", 1)[0] + "/..."
+        shown = self.external_path(url)
         headers = {"Content-Type": content_type}
         if content_length is not None:
             headers["Content-Length"] = str(content_length)
@@ -500,6 +494,59 @@ class ApiClient:
 
         # Uploads are changes like any other: refused when read-only, told to the observers.
         await self._change("PUT", shown, send, retry=False)
+
+    def external_path(self, url: str) -> str:
+        """Check an absolute address the API handed out; the part of it safe to show.
+
+        Raises:
+            InsecureBaseUrl: The URL is not http(s) or uses plain http to a remote host.
+        """
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise InsecureBaseUrl(f"{url!r} is not an http(s) URL with a host")
+        same_host = parts.netloc == urlsplit(self.base_url).netloc
+        if parts.scheme == "http" and not (is_loopback_host(parts.hostname) or same_host):
+            raise InsecureBaseUrl("refusing to send data over plain http to a remote host")
+        # Upload addresses carry their authorisation in the path: keep it out of messages.
+        return parts.path.rsplit("/", 1)[0] + "/..."
+
+    @asynccontextmanager
+    async def stream_url(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        content: bytes | AsyncIterable[bytes] | None = None,
+    ) -> AsyncIterator[httpx.Response]:
+        """Send one request to a pre-signed address and stream its answer (transfers).
+
+        Like :meth:`put_bytes`: no bearer token, no retries, the URL is checked first. The
+        answer is not read and its status is not judged: the caller streams the body with
+        ``aiter_raw`` (constant memory) and decides what a 206 or a 416 means. Errors while
+        reading the body are httpx's own.
+
+        Raises:
+            InsecureBaseUrl: The URL is not acceptable.
+            TransportFailure: No HTTP answer.
+        """
+        shown = self.external_path(url)
+        self.request_count += 1
+        request = self._http.build_request(method, url, content=content, headers=headers)
+        try:
+            response = await self._http.send(request, auth=None, stream=True)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            raise ConnectFailure(method, shown, self._describe(exc), sent=False) from None
+        except httpx.TimeoutException as exc:
+            raise TimeoutFailure(method, shown, self._describe(exc), sent=True) from None
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+            raise ConnectionDropped(method, shown, self._describe(exc), sent=True) from None
+        except httpx.TransportError as exc:
+            raise TransportFailure(method, shown, self._describe(exc), sent=True) from None
+        try:
+            yield response
+        finally:
+            await response.aclose()
 
     def _describe(self, exc: Exception) -> str:
         """A short reason for a transport exception, with the token scrubbed out of it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tui.resources.handoffs import SSH, SSH_CHOOSE
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 from tui.resources.tags import tag_action
 
@@ -180,6 +181,8 @@ INSTANCES = ResourceSpec(
             description="CPU, I/O and network graphs",
         ),
         tag_action("compute", "compute.instances.update"),
+        SSH,
+        SSH_CHOOSE,
     ),
     transitional=INSTANCE_TRANSITIONAL,
     copy_fields=("ipv4.0", "ipv6", "id"),

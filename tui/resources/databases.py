@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tui.resources.handoffs import ANY_DATABASE_CLIENT, database_client
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 
 ENGINES = ("mysql", "mongodb")
@@ -197,6 +198,7 @@ def _instances(engine: str) -> ResourceSpec:
                 description="Apply operating-system security patches now",
             ),
         ]
+    actions.append(database_client(engine))
     children = [
         ChildSpec("Backups", f"databases.{engine}.backups", {"instanceId": "id"}),
         ChildSpec("Credentials", f"databases.{engine}.credentials", {"instanceId": "id"}),
@@ -239,7 +241,7 @@ ALL_DATABASES = ResourceSpec(
     list_endpoint="databases.instances.list",
     columns=DB_COLUMNS,
     sections=DB_SECTIONS,
-    actions=(CREATE,),
+    actions=(CREATE, ANY_DATABASE_CLIENT),
     transitional=DB_TRANSITIONAL,
     item_spec_field="engine",
     item_specs={engine: f"databases.{engine}" for engine in ENGINES},

@@ -60,6 +60,15 @@ SCRIPTS = ResourceSpec(
             owner_only=True,
         ),
         Action(
+            "deployscripts.edit_script",
+            "Edit script",
+            "deployscripts.update",
+            key="E",
+            screen="deployscripts.edit_script",
+            description="Edit the script text in $VISUAL/$EDITOR, then confirm",
+            owner_only=True,
+        ),
+        Action(
             "deployscripts.delete",
             "Delete",
             "deployscripts.delete",

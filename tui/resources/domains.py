@@ -162,6 +162,15 @@ DOMAINS = ResourceSpec(
             description="Change the domain's settings",
         ),
         Action(
+            "domains.zone_edit",
+            "Edit as zone file",
+            "domains.records.create",  # a change: read-only modes and grants treat it as one
+            key="E",
+            screen="domains.zone_edit",
+            refuse_when=(("type", "slave", "a slave zone's records come from its masters"),),
+            description="Edit the records as a zone file in $EDITOR; review the plan, apply",
+        ),
+        Action(
             "domains.clone",
             "Clone",
             "domains.clone",

@@ -865,15 +865,18 @@ def _lists(node: Any) -> Any:
 
 
 def _group_used(form: FormSpec, values: Mapping[str, Any], group: str) -> bool:
-    """True when an input of ``group`` holds something other than blank or its default."""
+    """True when an input of ``group`` holds something: not blank, and inside a repeated
+    list's row not just its default either (a spare row comes prefilled with defaults, while
+    a script's fields left at their defaults are still answers)."""
     for f in form.fields:
         if f.group != group or not f.send:
             continue
         raw = values.get(f.name)
+        in_row = any(f.name.startswith(f"{path}.") for path in form.repeats)
         if f.kind == "bool":
             if bool(raw) != bool(f.default):
                 return True
-        elif not _blank(raw) and raw != f.default:
+        elif not _blank(raw) and (raw != f.default or not in_row):
             return True
     return False
 

@@ -61,7 +61,8 @@ IMAGES = ResourceSpec(
             target="collection",
             form="images:ImageUpload",
             grant="global:add_images",
-            description="Start an upload (send the gzip raw disk to the returned URL)",
+            screen="images.upload_data",
+            description="Upload a local gzip-compressed raw disk image (at most 5 GB)",
         ),
         Action(
             "images.edit",

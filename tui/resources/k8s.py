@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tui.resources.handoffs import K9S
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 from tui.resources.tags import tag_action
 
@@ -265,6 +266,7 @@ CLUSTERS = ResourceSpec(
             description="Delete the cluster, its nodes and balancers (volumes are kept)",
         ),
         tag_action("k8s", "k8s.clusters.update"),
+        K9S,
     ),
     transitional=K8S_TRANSITIONAL,
     copy_fields=("id",),

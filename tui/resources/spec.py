@@ -139,6 +139,10 @@ class Action:
             other programs (ssh, k9s, a database shell) and read-only flows say False.
         bulk: The action runs on every marked row when rows are marked (one confirmation
             listing the targets, then one request per item); otherwise on the cursor row only.
+        handoff: Program the action hands the terminal to (``ssh``, ``k9s``, ``mysql``,
+            ``mongosh``; see ``tui.handoff``); such actions use ``screen="handoff"``.
+        fetch: Answers a hand-off needs first: name -> registry name of an operation called
+            with the item's parameters (``{"credentials": "databases.mysql.credentials.view"}``).
     """
 
     id: str
@@ -159,6 +163,8 @@ class Action:
     prefill: Mapping[str, str] = field(default_factory=dict)
     mutating: bool | None = None
     bulk: bool = False
+    handoff: str | None = None
+    fetch: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

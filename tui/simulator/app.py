@@ -220,23 +220,72 @@ class Simulator:
             return
         request = Request(scope, receive)
         path: str = scope.get("raw_path", scope["path"].encode()).decode("latin-1").split("?")[0]
-        response: Response | None = None
         for route in registry.RAW_ROUTES:
             if path.startswith(route.prefix):
                 self.advance()
-                response = await route.handler(request, self)
-                self._persist()
-                break
-        if response is None:
-            if path == "/v4" or path.startswith("/v4/"):
                 try:
-                    response = await self._api(request, path[3:] or "/")
-                except DroppedConnection:
-                    await self._drop(send)
-                    raise
-            else:
-                response = _error(404, f"Unknown route: {request.method} {path}")
+                    await self._raw(route, request, scope, receive, send)
+                finally:
+                    self._persist()
+                return
+        if path == "/v4" or path.startswith("/v4/"):
+            try:
+                response = await self._api(request, path[3:] or "/")
+            except DroppedConnection:
+                await self._drop(send)
+                raise
+        else:
+            response = _error(404, f"Unknown route: {request.method} {path}")
         await response(scope, receive, send)
+
+    async def _raw(
+        self, route: registry.RawRoute, request: Request, scope: Any, receive: Any, send: Any
+    ) -> None:
+        """Answer a non-API route (pre-signed URL, upload address), faults applied.
+
+        Routes with a fault name get the same latency, scripted failures, rate limit, errors
+        and drops as API operations. A dropped download sends half of the body and stops, so
+        clients meet a connection that breaks mid-transfer (and may resume with ``Range``).
+        """
+        decision = None
+        if route.operation:
+            wait = self.faults.delay()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            decision = self.faults.decide(route.operation, time.monotonic())
+        if decision is not None and not decision.drop:
+            headers = {"Retry-After": str(decision.retry_after)} if decision.retry_after else {}
+            await _error(decision.status or 500, decision.reason, **headers)(scope, receive, send)
+            return
+        if decision is not None and request.method.upper() != "GET":
+            await self._drop(send)
+            raise DroppedConnection()
+        response = await route.handler(request, self)
+        if decision is None:
+            await response(scope, receive, send)
+            return
+        await self._cut_short(response, send)
+
+    @staticmethod
+    async def _cut_short(response: Response, send: Any) -> None:
+        """Send the head and half of the body of ``response``, then stop.
+
+        In-process the client sees a body shorter than its ``Content-Length``; over a socket the
+        server closes the connection (uvicorn refuses to end a short answer), as a dropped
+        connection would.
+        """
+        body = bytes(response.body)
+        try:
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": response.status_code,
+                    "headers": response.raw_headers,
+                }
+            )
+            await send({"type": "http.response.body", "body": body[: len(body) // 2]})
+        except Exception as exc:
+            raise DroppedConnection() from exc
 
     async def _drop(self, send: Any) -> None:
         # Start an answer and break off: over a socket the client sees an incomplete response.

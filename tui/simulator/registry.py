@@ -36,10 +36,13 @@ class RawRoute:
     Attributes:
         prefix: Path prefix, e.g. ``/_sim/objects/``.
         handler: ``async (request, simulator) -> Response``.
+        operation: Name the fault settings know the route by (``fail_next`` and the rates
+            apply to it as to an API operation); empty: no faults.
     """
 
     prefix: str
     handler: RawHandler
+    operation: str = ""
 
 
 RAW_ROUTES: list[RawRoute] = []
@@ -74,13 +77,18 @@ def transition(name: str) -> Callable[[Callable[..., None]], Callable[..., None]
     return register
 
 
-def raw_route(prefix: str) -> Callable[[RawHandler], RawHandler]:
-    """Register a non-API route under ``prefix`` (must start with ``/_sim/``)."""
+def raw_route(prefix: str, operation: str = "") -> Callable[[RawHandler], RawHandler]:
+    """Register a non-API route under ``prefix`` (must start with ``/_sim/``).
+
+    Args:
+        prefix: Path prefix of the route.
+        operation: Fault name of the route (see :class:`RawRoute`).
+    """
     if not prefix.startswith("/_sim/"):
         raise ValueError("raw routes live under /_sim/")
 
     def register(fn: RawHandler) -> RawHandler:
-        RAW_ROUTES.append(RawRoute(prefix, fn))
+        RAW_ROUTES.append(RawRoute(prefix, fn, operation))
         return fn
 
     return register

@@ -388,7 +388,7 @@ class _GzipMeter:
         return len(self.head) == 2 and self._inflate.eof
 
 
-@raw_route(UPLOAD_PREFIX)
+@raw_route(UPLOAD_PREFIX, operation="images.upload_data")
 async def receive_upload(request: Request, sim: Any) -> Response:
     """The ``upload_to`` address: accepts one PUT of gzip-compressed raw disk data."""
     store: Store = sim.store

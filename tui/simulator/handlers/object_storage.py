@@ -16,7 +16,10 @@ Choices where the reference is silent:
 * Pre-signed URLs point at this simulator (``/_sim/objects/{cluster}/{bucket}/{name}``) and carry
   method, expiry (epoch seconds), optional content type and an HMAC signature keyed by a secret in
   the store. ``content_type`` binds uploads only: a PUT must then send that Content-Type.
-  Methods: GET, PUT, DELETE. Uploads are limited to ``Simulator.upload_limit`` bytes.
+  Methods: GET, PUT, DELETE. Uploads are limited to ``Simulator.upload_limit`` bytes. A GET
+  honours one ``Range`` (206 with ``Content-Range``; 416 when unsatisfiable), so an interrupted
+  download can resume. The fault settings apply to these URLs under the name
+  ``object_storage.transfer``.
 * Uploading a TLS certificate while one is installed is refused (409): delete it first, as the
   reference says for expired certificates. The key must be the certificate's.
 * Key ``label`` is optional (1..50 characters, default ``key-<id>``); ``bucket_access: null`` is
@@ -88,6 +91,8 @@ URL_EXPIRES_MIN, URL_EXPIRES_MAX, URL_EXPIRES_DEFAULT = 360, 86400, 3600
 LIST_DEFAULT_SIZE = 100
 OBJECT_NAME_MAX = 1024
 RAW_PREFIX = "/_sim/objects/"
+TRANSFER_OPERATION = "object_storage.transfer"
+"""Fault name of the pre-signed URLs (``Faults.fail_next`` and the rates apply to it)."""
 BUCKET_LABEL = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
 CONTENT_TYPE = re.compile(r"[\w.+-]+/[\w.+-]+(;.*)?")
 S3_NS = "http://s3.amazonaws.com/doc/2006-03-01/"
@@ -564,6 +569,33 @@ def create_object_url(ctx: Ctx) -> dict[str, Any]:
     return {"url": url}
 
 
+def byte_range(header: str, size: int) -> tuple[int, int] | None:
+    """The first and last byte asked for by a one-range ``Range`` header (RFC 9110).
+
+    ``bytes=a-b``, ``bytes=a-`` and ``bytes=-n`` (the last n bytes); ``b`` is capped at the
+    end. Several ranges, other units or a start beyond the end: None (416 Range Not
+    Satisfiable).
+    """
+    unit, _, spec = header.strip().partition("=")
+    if unit.strip().lower() != "bytes" or "," in spec:
+        return None
+    start_text, dash, end_text = spec.strip().partition("-")
+    if not dash or not (start_text.isdigit() or end_text.isdigit()):
+        return None
+    if not start_text:
+        length = int(end_text)
+        if length == 0 or size == 0:
+            return None
+        return max(0, size - length), size - 1
+    first = int(start_text)
+    last = int(end_text) if end_text.isdigit() else size - 1
+    if end_text and not end_text.isdigit():
+        return None
+    if first >= size or last < first:
+        return None
+    return first, min(last, size - 1)
+
+
 def _s3_error(status: int, code: str, message: str, resource: str) -> Response:
     body = (
         '<?xml version="1.0" encoding="UTF-8"?>'
@@ -573,7 +605,7 @@ def _s3_error(status: int, code: str, message: str, resource: str) -> Response:
     return Response(body, status_code=status, media_type="application/xml")
 
 
-@raw_route(RAW_PREFIX)
+@raw_route(RAW_PREFIX, operation=TRANSFER_OPERATION)
 async def serve_object(request: Request, sim: Any) -> Response:
     """Answer a pre-signed URL: GET downloads, PUT uploads, DELETE removes one object.
 
@@ -620,10 +652,22 @@ async def serve_object(request: Request, sim: Any) -> Response:
         if record is None:
             return _s3_error(404, "NoSuchKey", "The specified key does not exist.", resource)
         # The stored type goes out exactly as uploaded (no charset added to text types).
-        return Response(
-            object_bytes(record),
-            headers={"Content-Type": record["_content_type"], "ETag": f'"{record["etag"]}"'},
-        )
+        headers = {
+            "Content-Type": record["_content_type"],
+            "ETag": f'"{record["etag"]}"',
+            "Accept-Ranges": "bytes",
+        }
+        data = object_bytes(record)
+        wanted = request.headers.get("range")
+        if not wanted:
+            return Response(data, headers=headers)
+        span = byte_range(wanted, len(data))
+        if span is None:
+            headers["Content-Range"] = f"bytes */{len(data)}"
+            return Response(b"", status_code=416, headers=headers)
+        first, last = span
+        headers["Content-Range"] = f"bytes {first}-{last}/{len(data)}"
+        return Response(data[first : last + 1], status_code=206, headers=headers)
     if signed_method == "PUT":
         sent_type = request.headers.get("content-type", "")
         if ctype and sent_type.split(";")[0].strip() != ctype.split(";")[0].strip():
