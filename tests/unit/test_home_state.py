@@ -167,3 +167,38 @@ def test_the_cost_says_which_areas_could_not_be_listed() -> None:
     text = cost_lines(data)
     assert text.startswith("≈ $10.00/month")
     assert "Not counted (could not be listed): Databases, Kubernetes pools" in text
+
+
+async def test_object_transfers_are_logged_and_refused_when_read_only(tmp_path: Path) -> None:
+    import httpx
+
+    from tui.api.changes import ReadOnlySession
+    from tui.api.client import ApiClient
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(403 if "denied" in request.url.path else 200, content=b"")
+
+    client = ApiClient(
+        "http://127.0.0.1:9/v4", "tok", transport=httpx.MockTransport(answer), allow_insecure=True
+    )
+    log = ActivityLog("p", folder=tmp_path)
+    client.change_observers.append(log.record)
+    async with client.stream_url("GET", "http://127.0.0.1:9/b/k?X-Sig=1"):
+        pass  # a download changes nothing: not logged
+    async with client.stream_url("PUT", "http://127.0.0.1:9/b/k?X-Sig=1", content=b"x"):
+        pass
+    async with client.stream_url("DELETE", "http://127.0.0.1:9/b/denied?X-Sig=1"):
+        pass
+    entries = log.read()
+    assert [(e.method, e.ok, e.status) for e in entries] == [
+        ("DELETE", False, 403),
+        ("PUT", True, None),
+    ]
+    assert all("X-Sig" not in e.path for e in entries)  # the signature never reaches the file
+    client.read_only = True
+    try:
+        async with client.stream_url("PUT", "http://127.0.0.1:9/b/k?X-Sig=1", content=b"x"):
+            raise AssertionError("sent in a read-only session")  # pragma: no cover
+    except ReadOnlySession:
+        pass
+    await client.aclose()

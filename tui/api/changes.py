@@ -84,6 +84,14 @@ def change_event(method: str, path: str, answer: Any, error: CloudError | None) 
     return ChangeEvent(method, path, True, target=target, target_id=target_id)
 
 
+def status_event(method: str, path: str, status: int) -> ChangeEvent:
+    """A change sent to a pre-signed address (a transfer), judged by its HTTP status only."""
+    target = CHANGE_TARGET.get() or ""
+    if 200 <= status < 300:
+        return ChangeEvent(method, path, True, target=target)
+    return ChangeEvent(method, path, False, status, f"HTTP {status}", target=target)
+
+
 class ReadOnlySession(CloudError):
     """A change was attempted in a read-only session; nothing was sent.
 

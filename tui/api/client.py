@@ -17,7 +17,7 @@ from pydantic import BaseModel, SecretStr, ValidationError
 
 from tui import __version__
 from tui.api.answers import check_model, decode_answer
-from tui.api.changes import ChangeEvent, ReadOnlySession, change_event
+from tui.api.changes import ChangeEvent, ReadOnlySession, change_event, status_event
 from tui.api.endpoints import DEFAULT_PAGE_SIZE, Endpoint, endpoint
 from tui.api.errors import (
     CloudError,
@@ -531,22 +531,34 @@ class ApiClient:
             TransportFailure: No HTTP answer.
         """
         shown = self.external_path(url)
+        # A PUT or DELETE of an object is a change like any other: refused when read-only,
+        # told to the observers (the activity log) with its status once the answer came.
+        changing = method.upper() != "GET"
+        if changing and self.read_only:
+            raise ReadOnlySession(method, shown)
         self.request_count += 1
         request = self._http.build_request(method, url, content=content, headers=headers)
         try:
-            response = await self._http.send(request, auth=None, stream=True)
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise ConnectFailure(method, shown, self._describe(exc), sent=False) from None
-        except httpx.TimeoutException as exc:
-            raise TimeoutFailure(method, shown, self._describe(exc), sent=True) from None
-        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise ConnectionDropped(method, shown, self._describe(exc), sent=True) from None
-        except httpx.TransportError as exc:
-            raise TransportFailure(method, shown, self._describe(exc), sent=True) from None
+            try:
+                response = await self._http.send(request, auth=None, stream=True)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+                raise ConnectFailure(method, shown, self._describe(exc), sent=False) from None
+            except httpx.TimeoutException as exc:
+                raise TimeoutFailure(method, shown, self._describe(exc), sent=True) from None
+            except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+                raise ConnectionDropped(method, shown, self._describe(exc), sent=True) from None
+            except httpx.TransportError as exc:
+                raise TransportFailure(method, shown, self._describe(exc), sent=True) from None
+        except CloudError as error:
+            if changing:
+                self._tell_change(change_event(method, shown, None, error))
+            raise
         try:
             yield response
         finally:
             await response.aclose()
+            if changing:
+                self._tell_change(status_event(method, shown, response.status_code))
 
     def _describe(self, exc: Exception) -> str:
         """A short reason for a transport exception, with the token scrubbed out of it."""
