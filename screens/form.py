@@ -28,6 +28,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Select, Static
+from textual.worker import Worker
 
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
@@ -337,7 +338,8 @@ class FormModal(RequestModal):
             # never awaited behind.
             await self._load(names, source)
 
-        self.run_worker(load, group=f"choices-{key}", exclusive=True)
+        # Annotated: mypy cannot infer the result type of a closure worker on its own.
+        _worker: Worker[None] = self.run_worker(load, group=f"choices-{key}", exclusive=True)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         changed = next(

@@ -11,11 +11,8 @@ from textual.widgets import Static
 
 from tui.resources.forms import FormField, FormSpec
 
-if TYPE_CHECKING:
-    from textual.dom import DOMQuery
 
-
-class ExtraFieldsMixin:
+class ExtraFieldsMixin(Widget):
     """Replaces a named set of inputs of a :class:`~widgets.model_form.ModelForm` at run time."""
 
     form: FormSpec
@@ -26,9 +23,6 @@ class ExtraFieldsMixin:
 
     if TYPE_CHECKING:
 
-        def query(self, selector: str) -> DOMQuery[Widget]: ...
-        def query_one(self, selector: str, expect_type: type[Any] = Widget) -> Any: ...
-        async def mount_all(self, widgets: list[Widget], *, after: Widget) -> None: ...
         def _row(self, f: FormField) -> Vertical: ...
 
     async def set_extra_fields(

@@ -59,6 +59,9 @@ async def test_a_form_whose_answer_was_lost_keeps_its_input_and_asks_before_rese
         form.model_form.set_value("label", "cafe-media-copy")
         sim.faults.fail_next("volumes.clone", 1, LOSE)
         await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: form.maybe_sent or isinstance(app.screen, ConfirmModal))
+        if isinstance(app.screen, ConfirmModal):
+            await pilot.press("y")  # a billed request shows its price first
         await wait_until(pilot, lambda: form.maybe_sent and not form.sending)
         await pilot.pause()
         assert app.screen is form
