@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.widget import Widget
-from textual.widgets import Input, Select, SelectionList, TextArea
+from textual.widgets import Checkbox, Input, Select, SelectionList, TextArea
 
 from tui.resources.forms import FormField
 from widgets.chooser_field import ChooserSelect
@@ -82,3 +82,34 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
             select_on_focus=False,
         )
     ]
+
+
+def read_value(widget: Widget) -> Any:
+    """The raw value an input holds: a bool, chosen values, a chosen value or None, text."""
+    if isinstance(widget, Checkbox):
+        return widget.value
+    if isinstance(widget, SelectionList):
+        return list(widget.selected)
+    if isinstance(widget, Select):
+        return None if widget.value is Select.NULL else widget.value
+    if isinstance(widget, TextArea):
+        return widget.text
+    if isinstance(widget, Input):
+        return widget.value
+    return None
+
+
+def write_value(widget: Widget, value: Any) -> None:
+    """Put the raw ``value`` into an input."""
+    if isinstance(widget, Checkbox):
+        widget.value = bool(value)
+    elif isinstance(widget, SelectionList):
+        widget.deselect_all()
+        for chosen in value or []:
+            widget.select(chosen)
+    elif isinstance(widget, Select):
+        widget.value = Select.NULL if value is None else value
+    elif isinstance(widget, TextArea):
+        widget.text = "" if value is None else str(value)
+    elif isinstance(widget, Input):
+        widget.value = "" if value is None else str(value)

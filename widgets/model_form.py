@@ -32,7 +32,7 @@ from tui.resources.form_rules import deciding_values, hidden_names, hint_note, r
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
 from widgets.form_extra import ExtraFieldsMixin
-from widgets.form_inputs import inputs_for
+from widgets.form_inputs import inputs_for, read_value, write_value
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
 
@@ -222,11 +222,6 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         for heading in self.query(".form-group"):
             heading.set_class(self._headings.get(heading.id or "") not in shown_groups, "-hidden")
 
-    @property
-    def hidden(self) -> set[str]:
-        """Inputs hidden by the rules now."""
-        return set(self._hidden)
-
     def _decides(self, widget: Widget) -> bool:
         deciders = {f.rule.field for f in self.form.fields if f.rule is not None}
         return any(self._ids.get(name) == widget.id for name in deciders)
@@ -289,36 +284,11 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
 
     def values(self) -> dict[str, Any]:
         """Raw values of every input (text, bool, chosen value or None)."""
-        out: dict[str, Any] = {}
-        for f in self.form.fields:
-            widget = self.widget_for(f.name)
-            if isinstance(widget, Checkbox):
-                out[f.name] = widget.value
-            elif isinstance(widget, SelectionList):
-                out[f.name] = list(widget.selected)
-            elif isinstance(widget, Select):
-                out[f.name] = None if widget.value is Select.NULL else widget.value
-            elif isinstance(widget, TextArea):
-                out[f.name] = widget.text
-            elif isinstance(widget, Input):
-                out[f.name] = widget.value
-        return out
+        return {f.name: read_value(self.widget_for(f.name)) for f in self.form.fields}
 
     def set_value(self, name: str, value: Any) -> None:
         """Put ``value`` into the input of ``name``."""
-        widget = self.widget_for(name)
-        if isinstance(widget, Checkbox):
-            widget.value = bool(value)
-        elif isinstance(widget, SelectionList):
-            widget.deselect_all()
-            for chosen in value or []:
-                widget.select(chosen)
-        elif isinstance(widget, Select):
-            widget.value = Select.NULL if value is None else value
-        elif isinstance(widget, TextArea):
-            widget.text = "" if value is None else str(value)
-        elif isinstance(widget, Input):
-            widget.value = "" if value is None else str(value)
+        write_value(self.widget_for(name), value)
 
     def set_choices(
         self,

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from textual.widgets import Select, TabbedContent
 
-from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
@@ -45,14 +44,17 @@ async def offered_exactly(pilot: Any, form: ModelForm, name: str, wanted: set[st
 
 
 async def sent(pilot: Any, modal: FormModal) -> None:
-    """Wait until the form closed after sending (answering a price confirmation with ``y``);
-    fail with what it shows if it stays open."""
+    """Wait until the form closed after sending (a billed request's price confirmation is
+    accepted with y); fail with what the form shows if it stays open."""
+    from screens.confirm import ConfirmModal
+
     for _ in range(100):
+        top = pilot.app.screen
+        if isinstance(top, ConfirmModal) and top.price and not top.typed:
+            await pilot.press("y")
         if not modal.is_attached:
             await settle(pilot)
             return
-        if isinstance(pilot.app.screen, ConfirmModal):
-            await pilot.press("y")
         await pilot.pause()
     errors = {f.name: modal.model_form.error_text(f.name) for f in modal.form.fields}
     general = modal.query_one("#form-general").render()

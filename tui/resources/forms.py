@@ -865,18 +865,33 @@ def _lists(node: Any) -> Any:
 
 
 def _group_used(form: FormSpec, values: Mapping[str, Any], group: str) -> bool:
-    """True when an input of ``group`` holds something: not blank, and inside a repeated
-    list's row not just its default either (a spare row comes prefilled with defaults, while
-    a script's fields left at their defaults are still answers)."""
+    """True when an input of ``group`` (other than a switch) holds something."""
+    return any(
+        f.group == group and f.kind != "bool" and not _blank(values.get(f.name))
+        for f in form.fields
+    )
+
+
+def _row_of(form: FormSpec, name: str) -> str | None:
+    """The innermost repeated row ``name`` belongs to (``configs.0.nodes.1.``), if any."""
+    best: str | None = None
+    for path in form.repeats:
+        found = re.match(re.escape(path) + r"\.\d+\.", name)
+        if found and (best is None or len(found.group(0)) > len(best)):
+            best = found.group(0)
+    return best
+
+
+def _row_used(form: FormSpec, values: Mapping[str, Any], row: str) -> bool:
+    """True when an input of the row holds something other than blank or its default."""
     for f in form.fields:
-        if f.group != group or not f.send:
+        if not f.send or _row_of(form, f.name) != row:
             continue
         raw = values.get(f.name)
-        in_row = any(f.name.startswith(f"{path}.") for path in form.repeats)
         if f.kind == "bool":
             if bool(raw) != bool(f.default):
                 return True
-        elif not _blank(raw) and (raw != f.default or not in_row):
+        elif not _blank(raw) and raw != f.default:
             return True
     return False
 
@@ -954,16 +969,18 @@ def build_body(
         )
     }
     groups_used: dict[str, bool] = {}
+    rows_used: dict[str, bool] = {}
     hidden = hidden_names(form, values, context)
     decided = deciding_values(form, values, context)
     for f in form.fields:
         if not f.send or f.name in hidden:
             continue
-        if f.group is not None and not editing:
-            if f.group not in groups_used:
-                groups_used[f.group] = _group_used(form, values, f.group)
-            if not groups_used[f.group]:
-                continue  # an untouched group (a spare row) is not part of the body
+        row = _row_of(form, f.name) if not editing else None
+        if row is not None:
+            if row not in rows_used:
+                rows_used[row] = _row_used(form, values, row)
+            if not rows_used[row]:
+                continue  # an untouched row (a spare one) is not part of the body
         raw = values.get(f.name)
         nested = "." in f.name
         required = required_now(f, decided)
