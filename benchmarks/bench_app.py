@@ -45,7 +45,7 @@ def child(scale: int, latency: float, spawned: float) -> dict[str, Any]:
     from tui.config import Settings
     from tui.session import Session
 
-    settings = Settings()
+    settings = Settings(start_area="instances")  # the list, not the overview
     t_session = time.time()
     session = Session.for_demo(settings, "unrestricted", scale=scale, latency=latency)
     seed = time.time() - t_session

@@ -42,7 +42,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from tui.session import Session
 
     # Long timer intervals: only this benchmark's cycles refresh the list.
-    settings = Settings(refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600))
+    settings = Settings(
+        refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600), start_area="instances"
+    )
     session = Session.for_demo(settings, scale=args.scale, latency=0.0)
     app = CloudApp(settings, session)
     freeze_startup_heap()  # as run_app() does

@@ -72,7 +72,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from tui.simulator.clock import RealClock
 
     k = args.speed
-    settings = Settings()
+    settings = Settings(start_area="instances")  # the list, not the overview
     clock = RealClock(speed=k)
     session = Session.for_demo(settings, scale=args.scale, latency=args.latency, clock=clock)
     sim = session.simulator

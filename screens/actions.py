@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tui.api.changes import change_target
 from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError, may_have_been_carried_out
 from tui.api.paths import fill_path
@@ -142,14 +143,16 @@ class ActionContext:
         """Send the action's request (or another operation's); the answer as raw JSON.
 
         Actions are driven by specs, which read answers by field name, so the JSON stays raw.
+        The item's label goes to the activity log with the change (never the body).
         """
-        return await self.session.client.call(
-            endpoint or self.action.endpoint,
-            dict(params if params is not None else self.params),
-            body=dict(body) if body is not None else None,
-            query=query,
-            model=dict,
-        )
+        with change_target(self.label):
+            return await self.session.client.call(
+                endpoint or self.action.endpoint,
+                dict(params if params is not None else self.params),
+                body=dict(body) if body is not None else None,
+                query=query,
+                model=dict,
+            )
 
     async def confirm(
         self, body: Mapping[str, Any] | None = None, *, message: str = "", typed: bool = False

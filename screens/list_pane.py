@@ -87,6 +87,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         """True while a load or refresh runs (not Textual's ``loading``: that would hide the
         table behind a spinner and ignore keys for the whole refresh)."""
         self._quick: int = 0
+        self.focus_query = ""  # an overview attention row's items (screens.attention)
         self._binding_state: tuple[Any, ...] | None = None
         self._full_at = 0.0
         self._polled_at: dict[Hashable, float] = {}
@@ -308,6 +309,8 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         if self.filter_text:
             text.append("  filter: ")
             text.append(self.filter_text)  # literal: what the user typed
+        if self.focus_query:
+            text.append(f"  showing {self.focus_query} (escape: all)")  # literal text
         quick = self._quick_value()
         if quick:
             text.append(f"  {self.spec.quick_filter[0]}: {quick}")  # type: ignore[index]
@@ -423,7 +426,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
             )
             return True if enabled else None
         if action == "clear_filter":
-            return self.filter_input.has_focus or bool(self.filter_text)
+            return self.filter_input.has_focus or bool(self.filter_text or self.focus_query)
         if action == "clear_marks":
             return self.marked_count > 0
         return True
@@ -440,6 +443,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         """Clear and hide the filter."""
         self.filter_input.value = ""
         self.filter_input.add_class("-hidden")
+        self.focus_query = ""  # an overview attention row's items: the filter shows all again
         self.set_filter_text("")
         self.table.focus()
 

@@ -16,6 +16,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.markup import escape
 
+from tui.home import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
 from tui.resources.spec import ResourceSpec
 
@@ -48,7 +49,7 @@ class AreaCommands(Provider):
         out: list[tuple[str, Callable[[], Any], str]] = []
         if go is None:
             return out
-        for area in AREAS:
+        for area in (*HOME_AREAS, *AREAS):
             out.append((f"Go to {area.title}", partial(go, area.id), f":{area.id}"))
             for tab in area.tabs:
                 title = f"Go to {area.title}: {SPECS[tab].title}"

@@ -8,6 +8,7 @@ changes to the app's single handler.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -19,6 +20,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
+from tui.home import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS
 from tui.resources.availability import UserContext, availability
 from tui.resources.spec import Action, ResourceSpec
@@ -38,8 +40,10 @@ def check_availability(
     Until the user is known (the profile is still loading) only the item's own conditions
     apply, and the API has the last word.
     """
-    user = getattr(app, "user_context", None)
-    return availability(spec, action, dict(item) if item else None, user or UserContext())
+    user = getattr(app, "user_context", None) or UserContext()
+    if getattr(app, "read_only", False) and not user.read_only:
+        user = replace(user, read_only=True)  # before the profile is loaded
+    return availability(spec, action, dict(item) if item else None, user)
 
 
 def binding_for(action: Action) -> Binding:
@@ -189,6 +193,14 @@ class ShellScreen(WorkerForwarding, Screen[None]):
         Binding("escape", "back", "Back", id="nav.back"),
         Binding("left_square_bracket", "cycle_tab(-1)", "Prev tab", show=False, id="nav.prev_tab"),
         Binding("right_square_bracket", "cycle_tab(1)", "Next tab", show=False, id="nav.next_tab"),
+        Binding(
+            "b",
+            "bookmark",
+            "Bookmark",
+            show=False,
+            id="app.bookmark",
+            tooltip="Bookmark the item under the cursor (:watch lists them)",
+        ),
     ]
 
     DEFAULT_CSS = """
@@ -209,7 +221,9 @@ class ShellScreen(WorkerForwarding, Screen[None]):
     def compose(self) -> ComposeResult:
         yield StatusBar()
         with Horizontal(id="shell"):
-            yield Sidebar(AREAS, current=self.area_id or self._mode_area(), id="sidebar")
+            yield Sidebar(
+                (*HOME_AREAS, *AREAS), current=self.area_id or self._mode_area(), id="sidebar"
+            )
             with Vertical(id="content"):
                 yield from self.compose_content()
         yield ActionFooter()
@@ -220,7 +234,7 @@ class ShellScreen(WorkerForwarding, Screen[None]):
 
     def _mode_area(self) -> str | None:
         mode = getattr(self.app, "current_mode", None)
-        return mode if mode in {a.id for a in AREAS} else None
+        return mode if mode in {a.id for a in (*HOME_AREAS, *AREAS)} else None
 
     def content_focus_target(self) -> Widget | None:
         """The widget that takes focus in the content pane: the shown table, else the first."""
@@ -260,6 +274,8 @@ class ShellScreen(WorkerForwarding, Screen[None]):
             from textual.widgets import TabbedContent
 
             return bool(self.query_one("#content").query(TabbedContent))
+        if action == "bookmark":
+            return getattr(self.app, "watchlist", None) is not None
         return True
 
     def on_resize(self, event: events.Resize) -> None:
@@ -312,9 +328,16 @@ class ShellScreen(WorkerForwarding, Screen[None]):
             # narrow terminal) must not keep the focus.
             self.call_after_refresh(self._focus_content)
 
+    def action_bookmark(self) -> None:
+        """Bookmark the item under the cursor (or remove its bookmark)."""
+        bookmark = getattr(self.app, "bookmark_under_cursor", None)
+        if bookmark is not None:
+            bookmark(self)
+
     def help_title(self) -> str:
         """What the help screen calls this screen."""
-        area = next((a for a in AREAS if a.id == (self.area_id or self._mode_area())), None)
+        wanted = self.area_id or self._mode_area()
+        area = next((a for a in (*HOME_AREAS, *AREAS) if a.id == wanted), None)
         return area.title if area else "cloudtui"
 
     def spec(self, spec_id: str) -> ResourceSpec:

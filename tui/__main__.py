@@ -47,6 +47,11 @@ def _parser() -> argparse.ArgumentParser:
         default="unrestricted",
         help="demo mode only: act as this simulated user",
     )
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="browse without being able to change anything (every mutating action is greyed)",
+    )
     parser.add_argument("--demo-scale", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--demo-latency", type=float, default=0.0, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -65,6 +70,10 @@ def _parser() -> argparse.ArgumentParser:
     logout.add_argument("--profile", dest="sub_profile", default=None, help="profile name")
 
     sub.add_parser("profiles", help="list profiles, base URLs and where their tokens are stored")
+
+    doctor = sub.add_parser("doctor", help="check config, API, token, keyring, terminal and tools")
+    doctor.add_argument("--profile", dest="sub_profile", default=None, help="profile to check")
+    doctor.add_argument("--json", action="store_true", help="machine-readable report")
 
     sim = sub.add_parser("sim", help="serve the API simulator over HTTP on 127.0.0.1")
     sim.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
@@ -231,6 +240,29 @@ def cmd_profiles(_args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Check everything the app needs, with a remedy for each problem; 1 when one failed."""
+    import json
+    import os
+    import shutil
+
+    from tui.doctor import as_json, as_text, exit_status, run_doctor
+
+    try:
+        columns, rows = os.get_terminal_size(sys.stdout.fileno())
+        size: tuple[int, int] | None = (columns, rows)
+    except (OSError, ValueError):
+        size = None
+    checks = asyncio.run(
+        run_doctor(args.sub_profile or args.profile, env=os.environ, size=size, which=shutil.which)
+    )
+    if args.json:
+        print(json.dumps(as_json(checks), indent=2))
+    else:
+        print(as_text(checks))
+    return exit_status(checks)
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """Serve the simulator."""
     from tui.simulator.faults import Faults
@@ -275,7 +307,7 @@ def cmd_app(args: argparse.Namespace) -> int:
         demo = Session.for_demo(
             settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency, lazy=True
         )
-        return run_app(settings, demo)
+        return run_app(settings, demo, read_only=args.read_only)
     from tui.api.client import InsecureBaseUrl, validate_base_url
     from tui.auth import resolve_token
 
@@ -297,7 +329,8 @@ def cmd_app(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from tui.app import run_app
 
-    return run_app(settings, session, profile_name=name, base_url=base_url)
+    read_only = args.read_only or bool(profile is not None and profile.read_only)
+    return run_app(settings, session, profile_name=name, base_url=base_url, read_only=read_only)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -310,7 +343,13 @@ def main(argv: list[str] | None = None) -> int:
         Exit status (also raised as SystemExit by the console script wrapper).
     """
     args = _parser().parse_args(argv)
-    commands = {"login": cmd_login, "logout": cmd_logout, "profiles": cmd_profiles, "sim": cmd_sim}
+    commands = {
+        "login": cmd_login,
+        "logout": cmd_logout,
+        "profiles": cmd_profiles,
+        "sim": cmd_sim,
+        "doctor": cmd_doctor,
+    }
     handler = commands.get(args.command or "", cmd_app)
     try:
         return handler(args)

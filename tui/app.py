@@ -32,6 +32,8 @@ from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
+from tui.home import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
+from tui.models.profile import Profile
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
     AREA_BY_ID,
@@ -63,6 +65,7 @@ class CloudApp(App[int]):
         session: A ready session, or None to show the login screen first.
         profile_name: Profile to sign in to when ``session`` is None.
         base_url: Base URL to prefill on the login screen.
+        read_only: Start a read-only session (every mutating action greyed, none sent).
     """
 
     CSS_PATH = "app.tcss"
@@ -99,6 +102,7 @@ class CloudApp(App[int]):
         *,
         profile_name: str = "default",
         base_url: str | None = None,
+        read_only: bool = False,
     ) -> None:
         # NO_COLOR means no colour codes at all. Textual's default for it is a monochrome filter
         # that still paints 256-colour greys; with native ANSI colour it strips every colour
@@ -127,7 +131,13 @@ class CloudApp(App[int]):
         start: it is frozen and resumed once the first frame is on the terminal."""
         self.key_gate = KeyGate(self)
         """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
-        for area in AREAS:
+        self.read_only = read_only
+        """A read-only session: mutating actions are greyed and the client sends no change."""
+        self.activity: Any = None
+        """The profile's :class:`tui.activity.ActivityLog` (set once signed in)."""
+        self.watchlist: Any = None
+        """The profile's :class:`tui.watchlist.Watchlist` (set once signed in)."""
+        for area in (*HOME_AREAS, *AREAS):
             self.add_mode(area.id, partial(self.area_root, area))
         self.set_keymap(settings.keymap)
 
@@ -180,12 +190,17 @@ class CloudApp(App[int]):
         # when it finally fails.
         self.session.client.on_retry = self.api_retrying
         self.session.client.on_recovered = self.api_succeeded
+        from screens.home_actions import open_home_state
+
+        open_home_state(self)
         # Nothing that can wait competes with the first frame: the demo's simulator is built
         # (in a thread) once the first screen is on the terminal; requests queue until then.
         self.session.hold_backend()
         self._first_frame_pending = True
         self.set_timer(1.0, self._after_first_frame)  # in case no frame is ever drawn
-        self.switch_mode(AREAS[0].id)
+        start = self.settings.start_area
+        known = start in AREA_BY_ID or start in HOME_BY_ID
+        self.switch_mode(start if known else AREAS[0].id)
 
     def post_display_hook(self) -> None:
         # Textual calls this after each frame is written. The first frames are partial (the
@@ -210,6 +225,10 @@ class CloudApp(App[int]):
 
     def area_root(self, area: Area) -> Screen[Any]:
         """The first screen of an area: its root resource's list (or detail, for the profile)."""
+        if area.id in HOME_BY_ID:
+            from screens.home_actions import home_screen
+
+            return home_screen(area)
         spec = SPECS[area.root]
         if spec.singleton:
             return ResourceDetailScreen(spec, {}, {}, area_id=area.id)
@@ -220,7 +239,6 @@ class CloudApp(App[int]):
         self.run_worker(self._load_user(), group="user", exclusive=True, exit_on_error=False)
 
     async def _load_user(self) -> None:
-        from tui.models.profile import Profile  # on first use: not needed for the first frame
 
         assert self.session is not None
         client = self.session.client
@@ -233,6 +251,7 @@ class CloudApp(App[int]):
             restricted=restricted,
             grants=grants or None,
             scopes=self.session.token_scopes,
+            read_only=self.read_only,
         )
         self.user_version += 1
         self.screen.refresh_bindings()
@@ -339,7 +358,7 @@ class CloudApp(App[int]):
         Without ``spec_id`` (the sidebar) the area shows what it showed last; a ``:`` command
         names what it wants, and ``:in`` after a look at the Regions tab means the instances.
         """
-        area = AREA_BY_ID.get(area_id)
+        area = AREA_BY_ID.get(area_id) or HOME_BY_ID.get(area_id)
         if area is None:
             return
         self.switch_mode(area_id)
@@ -416,6 +435,12 @@ class CloudApp(App[int]):
 
         start_action(screen, screen, spec, action, item, params, after)
 
+    def bookmark_under_cursor(self, screen: Screen[Any]) -> None:
+        """``b`` on an area screen: bookmark the item under the cursor (or remove it)."""
+        from screens.home_actions import bookmark_under_cursor
+
+        bookmark_under_cursor(screen)
+
     # -- global actions ---------------------------------------------------------------------
 
     def action_command_line(self) -> None:
@@ -452,6 +477,15 @@ class CloudApp(App[int]):
             if method is not None:
                 method()
             return
+        if word in READ_ONLY_WORDS:
+            from screens.home_actions import toggle_read_only
+
+            toggle_read_only(self)
+            return
+        home = home_area(word)
+        if home is not None:
+            self.go_to_area(home)
+            return
         destination = resolve_command(word)
         if destination is None:
             self.notify(f"Unknown command: {text}", title=":", severity="warning", markup=False)
@@ -475,6 +509,7 @@ def run_app(
     *,
     profile_name: str = "default",
     base_url: str | None = None,
+    read_only: bool = False,
 ) -> int:
     """Run the app until the user quits.
 
@@ -483,11 +518,14 @@ def run_app(
         session: A ready session, or None for the login screen.
         profile_name: Profile to sign in to when ``session`` is None.
         base_url: Base URL to prefill on the login screen.
+        read_only: Start a read-only session.
 
     Returns:
         The exit status.
     """
-    app = CloudApp(settings, session, profile_name=profile_name, base_url=base_url)
+    app = CloudApp(
+        settings, session, profile_name=profile_name, base_url=base_url, read_only=read_only
+    )
     # The command line pauses the cyclic collector while it imports (full passes over a
     # growing heap, 10-15% of the start's CPU); it resumes after the first frame.
     paused = not gc.isenabled()

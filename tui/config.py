@@ -53,6 +53,8 @@ class Profile(BaseModel):
 
     base_url: str
     """API base URL ending in /v4 (https, or http to 127.0.0.1/localhost only)."""
+    read_only: bool = False
+    """Open every session of this profile read-only (nothing can be changed from the app)."""
 
 
 class RefreshSettings(BaseModel):
@@ -94,6 +96,8 @@ class Settings(BaseModel):
     """Seconds to wait for an answer."""
     keymap: dict[str, str] = Field(default_factory=dict)
     """Binding id -> keys, e.g. {"app.quit" = "ctrl+q,f10"}."""
+    start_area: str = "overview"
+    """Area the app opens on (overview, instances, volumes, ...)."""
     handoff: HandoffSettings = Field(default_factory=HandoffSettings)
     """Programs run on resources: [handoff.ssh], [handoff.k9s], [handoff.mysql],
     [handoff.mongosh], [handoff.editor]."""

@@ -40,6 +40,9 @@ def status_parts(app: Any) -> list[tuple[str, str]]:
         parts.append((" DEMO ", "status-bar--demo"))
     else:
         parts.append((f"profile {session.profile_name}", "status-bar--profile"))
+    if getattr(app, "read_only", False):
+        # Second, so it shows on the narrowest terminal: the session cannot change anything.
+        parts.append(("READ-ONLY", "status-bar--warn"))
     health = getattr(app, "api_health", "online")
     if health == "retrying":
         # Says what is going on: why nothing arrived yet, and that it is being retried.

@@ -29,6 +29,8 @@ def demo_session(
     the screens' refresh methods.
     """
     settings.setdefault("refresh", RefreshSettings(fast=60, slow=3600, max_backoff=3600))
+    # Most tests start where the user works (a list); the overview's own tests ask for it.
+    settings.setdefault("start_area", "instances")
     return Session.for_demo(
         Settings(**settings),
         user,

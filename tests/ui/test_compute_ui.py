@@ -172,7 +172,7 @@ async def test_shutdown_and_boot() -> None:
         pane.refresher.fire()
         await settle(pilot)
         assert pane.items[str(item["id"])]["status"] == "offline"
-        await pilot.press("b")  # a change: confirmed on its dialog like every other
+        await pilot.press("B")  # a change: confirmed on its dialog like every other
         await wait_for_screen(pilot, ConfirmModal)
         await pilot.press("y")
         await settle(pilot)

@@ -101,6 +101,7 @@ def test_action_ids_and_keys_are_unique_per_spec() -> None:
     # The MySQL create action appears on the all-engines list and on the MySQL list.
     assert len(set(ids)) == len(ids) - 1
     reserved = {"r", "y", "J", "o", "O", "j", "k", "g", "G", "slash", "/", "?", ":"}
+    reserved |= {"b"}  # bookmark, in every area
     reserved |= {"space", "asterisk", "ctrl+space", "ctrl+@"}  # marks
     for spec in SPECS.values():
         keys = [a.key for a in spec.actions if a.key]
@@ -114,7 +115,7 @@ def test_contract_action_ids_of_complete_areas() -> None:
         "compute.create": "n",
         "compute.edit": "e",
         "compute.delete": "d",
-        "compute.boot": "b",
+        "compute.boot": "B",
         "compute.reboot": "R",
         "compute.shutdown": "S",
         "compute.resize": "z",

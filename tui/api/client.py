@@ -17,6 +17,7 @@ from pydantic import BaseModel, SecretStr, ValidationError
 
 from tui import __version__
 from tui.api.answers import check_model, decode_answer
+from tui.api.changes import ChangeEvent, ReadOnlySession, change_event, status_event
 from tui.api.endpoints import DEFAULT_PAGE_SIZE, Endpoint, endpoint
 from tui.api.errors import (
     CloudError,
@@ -213,6 +214,11 @@ class ApiClient:
         self.on_retry: Callable[[CloudError, float], None] | None = None
         """Told ``(error, seconds)`` before each retry waits: the UI says why nothing arrives
         yet (a 429 may be retried after up to a minute)."""
+        self.change_observers: list[Callable[[ChangeEvent], None]] = []
+        """Told about every change sent (any method but GET), once it succeeded or failed:
+        the activity log listens here, so every action, bulk action and upload is recorded."""
+        self.read_only = False
+        """Refuse every change before it is sent (a read-only session's last safeguard)."""
         self.on_recovered: Callable[[], None] | None = None
         """Told when a request that needed retries finally got its answer."""
 
@@ -334,9 +340,32 @@ class ApiClient:
     ) -> Any:
         """:meth:`request`, but None for an answer without a body (``call`` tells them apart)."""
         params = {k: v for k, v in (query or {}).items() if v is not None}
-        return await self._with_retries(
-            method, path, lambda: self._send_once(method, path, json, params)
-        )
+        if method == "GET":
+            return await self._with_retries(
+                method, path, lambda: self._send_once(method, path, json, params)
+            )
+        return await self._change(method, path, lambda: self._send_once(method, path, json, params))
+
+    async def _change(
+        self, method: str, path: str, send: Callable[[], Awaitable[R]], *, retry: bool = True
+    ) -> R:
+        """Send a change (refused in a read-only session) and tell the observers its outcome."""
+        if self.read_only:
+            raise ReadOnlySession(method, path)
+        try:
+            answer = await (self._with_retries(method, path, send) if retry else send())
+        except CloudError as error:
+            self._tell_change(change_event(method, path, None, error))
+            raise
+        self._tell_change(change_event(method, path, answer, None))
+        return answer
+
+    def _tell_change(self, event: ChangeEvent) -> None:
+        for observer in list(self.change_observers):
+            try:
+                observer(event)
+            except Exception:  # a failing observer (a full disk) never fails the change
+                log.exception("change observer failed")
 
     async def _with_retries(
         self, method: str, path: str, attempt_once: Callable[[], Awaitable[R]]
@@ -442,27 +471,32 @@ class ApiClient:
         headers = {"Content-Type": content_type}
         if content_length is not None:
             headers["Content-Length"] = str(content_length)
-        self.request_count += 1
-        request = self._http.build_request("PUT", url, content=content, headers=headers)
-        try:
-            response = await self._http.send(request, auth=None)
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise ConnectFailure("PUT", shown, self._describe(exc), sent=False) from None
-        except httpx.TimeoutException as exc:
-            raise TimeoutFailure("PUT", shown, self._describe(exc), sent=True) from None
-        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise ConnectionDropped("PUT", shown, self._describe(exc), sent=True) from None
-        except httpx.TransportError as exc:
-            raise TransportFailure("PUT", shown, self._describe(exc), sent=True) from None
-        if not 200 <= response.status_code < 300:
-            raise error_for_status(
-                response.status_code,
-                "PUT",
-                shown,
-                response.content,
-                response.headers.get("content-type", ""),
-                response.headers.get("retry-after"),
-            )
+
+        async def send() -> None:
+            self.request_count += 1
+            request = self._http.build_request("PUT", url, content=content, headers=headers)
+            try:
+                response = await self._http.send(request, auth=None)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+                raise ConnectFailure("PUT", shown, self._describe(exc), sent=False) from None
+            except httpx.TimeoutException as exc:
+                raise TimeoutFailure("PUT", shown, self._describe(exc), sent=True) from None
+            except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+                raise ConnectionDropped("PUT", shown, self._describe(exc), sent=True) from None
+            except httpx.TransportError as exc:
+                raise TransportFailure("PUT", shown, self._describe(exc), sent=True) from None
+            if not 200 <= response.status_code < 300:
+                raise error_for_status(
+                    response.status_code,
+                    "PUT",
+                    shown,
+                    response.content,
+                    response.headers.get("content-type", ""),
+                    response.headers.get("retry-after"),
+                )
+
+        # Uploads are changes like any other: refused when read-only, told to the observers.
+        await self._change("PUT", shown, send, retry=False)
 
     def external_path(self, url: str) -> str:
         """Check an absolute address the API handed out; the part of it safe to show.
@@ -500,22 +534,34 @@ class ApiClient:
             TransportFailure: No HTTP answer.
         """
         shown = self.external_path(url)
+        # A PUT or DELETE of an object is a change like any other: refused when read-only,
+        # told to the observers (the activity log) with its status once the answer came.
+        changing = method.upper() != "GET"
+        if changing and self.read_only:
+            raise ReadOnlySession(method, shown)
         self.request_count += 1
         request = self._http.build_request(method, url, content=content, headers=headers)
         try:
-            response = await self._http.send(request, auth=None, stream=True)
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise ConnectFailure(method, shown, self._describe(exc), sent=False) from None
-        except httpx.TimeoutException as exc:
-            raise TimeoutFailure(method, shown, self._describe(exc), sent=True) from None
-        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise ConnectionDropped(method, shown, self._describe(exc), sent=True) from None
-        except httpx.TransportError as exc:
-            raise TransportFailure(method, shown, self._describe(exc), sent=True) from None
+            try:
+                response = await self._http.send(request, auth=None, stream=True)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+                raise ConnectFailure(method, shown, self._describe(exc), sent=False) from None
+            except httpx.TimeoutException as exc:
+                raise TimeoutFailure(method, shown, self._describe(exc), sent=True) from None
+            except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+                raise ConnectionDropped(method, shown, self._describe(exc), sent=True) from None
+            except httpx.TransportError as exc:
+                raise TransportFailure(method, shown, self._describe(exc), sent=True) from None
+        except CloudError as error:
+            if changing:
+                self._tell_change(change_event(method, shown, None, error))
+            raise
         try:
             yield response
         finally:
             await response.aclose()
+            if changing:
+                self._tell_change(status_event(method, shown, response.status_code))
 
     def _describe(self, exc: Exception) -> str:
         """A short reason for a transport exception, with the token scrubbed out of it."""

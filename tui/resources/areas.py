@@ -181,9 +181,13 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "r": "refresh",
     "json": "json",
     "back": "back",
+    "overview": "overview",
+    "watch": "watch",
+    "log": "log",
+    "read-only": "read-only",
     "export": "export",
 }
-"""Non-navigation ``:`` commands -> app action."""
+"""Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home`)."""
 
 
 def resolve_command(text: str) -> Destination | None:

@@ -25,12 +25,15 @@ class UserContext:
         grants: The grants object of a restricted user (None when unrestricted or unknown).
         scopes: OAuth scopes of the token when known (the read-only demo token); None means a
             personal token or unknown scopes, which the API judges.
+        read_only: The session is read-only (``--read-only``, ``:read-only`` or the profile's
+            setting): every mutating action is refused, whatever the token could do.
     """
 
     username: str = ""
     restricted: bool = False
     grants: Mapping[str, Any] | None = None
     scopes: frozenset[str] | None = None
+    read_only: bool = False
 
     def entity_permission(self, kind: str, entity_id: object) -> str | None:
         """``read_write``, ``read_only`` or None for one entity (unrestricted: read_write)."""
@@ -55,6 +58,19 @@ class UserContext:
             return True
         area, _, level = scope.partition(":")
         return level == "read_only" and f"{area}:read_write" in self.scopes
+
+
+READ_ONLY_REASON = "read-only session"
+"""Why every mutating action is greyed in a read-only session (footer, palette, key press)."""
+
+
+def is_mutating(action: Action) -> bool:
+    """True when ``action`` changes something: its own ``mutating`` flag, else any method but
+    GET (hand-offs to other programs and read-only flows set the flag to False)."""
+    if action.mutating is not None:
+        return action.mutating
+    endpoint = REGISTRY.get(action.endpoint)
+    return endpoint is None or endpoint.method != "GET"
 
 
 def grant_id(kind: str, item: Mapping[str, Any], spec: ResourceSpec) -> object:
@@ -105,6 +121,8 @@ def availability(
     Returns:
         ``(True, "")``, or ``(False, reason)`` with a reason a user can act on.
     """
+    if user.read_only and is_mutating(action):
+        return False, READ_ONLY_REASON
     if action.target == "item" and not item:
         return False, f"select a {spec.singular} first"
     endpoint = REGISTRY.get(action.endpoint)

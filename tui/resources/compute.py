@@ -126,7 +126,7 @@ INSTANCES = ResourceSpec(
             "Boot",
             "compute.instances.boot",
             bulk=True,
-            key="b",
+            key="B",
             form="compute:BootRequest",
             allowed_statuses=("offline", "stopped"),
             description="Power on",

@@ -134,6 +134,9 @@ class Action:
         owner_only: Only the item's owner (``ResourceSpec.owner_field``) may run it.
         prefill: Form field -> item field, prefilled in a form that is not an edit (a
             pre-signed URL's object name).
+        mutating: Whether the action changes anything (greyed in a read-only session). None
+            derives it from the endpoint's method (anything but GET changes); hand-offs to
+            other programs (ssh, k9s, a database shell) and read-only flows say False.
         bulk: The action runs on every marked row when rows are marked (one confirmation
             listing the targets, then one request per item); otherwise on the cursor row only.
         handoff: Program the action hands the terminal to (``ssh``, ``k9s``, ``mysql``,
@@ -158,6 +161,7 @@ class Action:
     caution_when: tuple[tuple[str, Any, str], ...] = ()
     owner_only: bool = False
     prefill: Mapping[str, str] = field(default_factory=dict)
+    mutating: bool | None = None
     bulk: bool = False
     handoff: str | None = None
     fetch: Mapping[str, str] = field(default_factory=dict)

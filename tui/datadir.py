@@ -1,0 +1,51 @@
+"""Where per-profile state lives: the platformdirs data folder (``CLOUDTUI_DATA`` overrides it).
+
+Bookmarks and the activity log are kept per profile under ``<data>/profiles/<name>/``. The
+folder is private to the user (0700) and never holds a token or any other secret.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from tui.config import APP_NAME
+
+DATA_ENV = "CLOUDTUI_DATA"
+
+
+def data_dir() -> Path:
+    """The data folder: ``$CLOUDTUI_DATA`` or the platform's data folder for cloudtui."""
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(user_data_dir(APP_NAME))
+
+
+def profile_dir(profile: str, *, create: bool = True) -> Path:
+    """The folder of one profile's state (created 0700 when ``create``).
+
+    Args:
+        profile: Profile name (``DEMO`` in demo mode); characters outside ``[A-Za-z0-9_.-]``
+            are replaced so a name can never leave the folder.
+        create: Create the folder when missing.
+    """
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", profile) or "default"
+    if safe in (".", ".."):
+        safe = safe.replace(".", "_")
+    path = data_dir() / "profiles" / safe
+    if create:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` atomically to a file readable only by the user (0600)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(tmp, path)

@@ -1,0 +1,455 @@
+"""``cloudtui doctor``: why the app cannot reach the API or the keyring, each with a remedy.
+
+Every check is independent and says ``ok``, ``warn`` (works, but something is worth fixing)
+or ``fail`` (something the app needs is broken); a failed check makes the command exit 1.
+Nothing here prints a token: the token is only ever sent to the profile's own base URL.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any, Literal
+
+import httpx
+
+Status = Literal["ok", "warn", "fail", "skip"]
+
+CLOCK_SKEW_WARN = 60.0
+"""Seconds of difference with the server's clock worth a warning (TLS, token expiry, logs)."""
+
+SCOPE_AREAS: tuple[tuple[str, str], ...] = (
+    ("computes", "compute.instances.list"),
+    ("volumes", "volumes.list"),
+    ("images", "images.list"),
+    ("deployscripts", "deployscripts.list"),
+    ("loadbalancers", "loadbalancers.list"),
+    ("domains", "domains.list"),
+    ("databases", "databases.instances.list"),
+    ("k8s", "k8s.clusters.list"),
+    ("object_storage", "object_storage.buckets.list"),
+    ("account", "tags.list"),
+)
+"""Scope area -> one read-only listing that needs it (probed with one small page each)."""
+
+HANDOFF_TOOLS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("ssh", ("ssh",), "install openssh-client (apt install openssh-client)"),
+    (
+        "Kubernetes",
+        ("k9s", "kubectl"),
+        "install kubectl (apt install kubernetes-client); k9s is not packaged in Debian: "
+        "see k9scli.io",
+    ),
+    (
+        "MySQL client",
+        ("mysql", "mariadb"),
+        "install a MySQL client (apt install default-mysql-client, or mariadb-client)",
+    ),
+    (
+        "MongoDB shell",
+        ("mongosh", "mongo"),
+        "install mongosh: not packaged in Debian; use MongoDB's own apt repository",
+    ),
+)
+"""Hand-off -> programs that serve it (first found wins) -> how to install (Debian)."""
+
+EDITOR_FALLBACKS = (("editor", "sensible-utils"), ("nano", "nano"), ("vi", "vim-tiny"))
+
+
+@dataclass(frozen=True)
+class Check:
+    """One finding.
+
+    Attributes:
+        name: What was checked.
+        status: ``ok``, ``warn``, ``fail`` or ``skip``.
+        detail: What was found.
+        remedy: What to do about it ('' when nothing is needed).
+    """
+
+    name: str
+    status: Status
+    detail: str
+    remedy: str = ""
+
+
+def exit_status(checks: list[Check]) -> int:
+    """1 when any check failed, else 0."""
+    return 1 if any(c.status == "fail" for c in checks) else 0
+
+
+def as_json(checks: list[Check]) -> dict[str, Any]:
+    """The report for ``--json``."""
+    return {"ok": exit_status(checks) == 0, "checks": [asdict(c) for c in checks]}
+
+
+def as_text(checks: list[Check]) -> str:
+    """The report for a terminal: one block per check."""
+    marks = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
+    lines: list[str] = []
+    for check in checks:
+        lines.append(f"[{marks[check.status]}] {check.name}: {check.detail}")
+        if check.remedy:
+            lines.append(f"       → {check.remedy}")
+    failed = sum(c.status == "fail" for c in checks)
+    warned = sum(c.status == "warn" for c in checks)
+    lines.append(f"{failed} failed, {warned} warning(s), {len(checks)} checks.")
+    return "\n".join(lines)
+
+
+# -- local checks ---------------------------------------------------------------------------
+
+
+def check_keyring() -> Check:
+    """Which keyring backend is in use, and why the others were not chosen."""
+    try:
+        import keyring
+        import keyring.backend
+        from keyring.backends import fail
+    except Exception as exc:
+        return Check(
+            "keyring",
+            "fail",
+            f"the keyring package cannot be loaded ({type(exc).__name__})",
+            "reinstall cloudtui; meanwhile set CLOUDTUI_TOKEN or log in with --store file",
+        )
+    try:
+        backend = keyring.get_keyring()
+    except Exception as exc:
+        backend = None
+        problem = f"cannot be initialised ({type(exc).__name__})"
+    else:
+        problem = "no backend is available" if isinstance(backend, fail.Keyring) else ""
+    others = _unusable_backends(keyring.backend)
+    why = f"; not used: {'; '.join(others)}" if others else ""
+    if problem or backend is None:
+        return Check(
+            "keyring",
+            "warn",
+            f"no usable keyring: {problem}{why}",
+            "on a desktop install gnome-keyring (Debian: gnome-keyring, python3-secretstorage); "
+            "over SSH use the token file (cloudtui login --store file, mode 0600) "
+            "or CLOUDTUI_TOKEN for one session",
+        )
+    name = f"{type(backend).__module__}.{type(backend).__name__}"
+    return Check("keyring", "ok", f"{name} (priority {backend.priority}){why}")
+
+
+def _unusable_backends(module: Any) -> list[str]:
+    """Known backends that were not usable, with keyring's own reason."""
+    out: list[str] = []
+    try:
+        module.get_all_keyring()  # loads every installed backend (keyring's entry points)
+        classes = set(module.KeyringBackend._classes)
+    except Exception:
+        return out
+    for cls in sorted(classes, key=lambda c: c.__module__):
+        if cls.__module__.startswith(("keyring.backends.fail", "keyring.backends.chainer")):
+            continue
+        if not cls.__module__.startswith("keyring.backends"):
+            continue  # test doubles and third-party backends say nothing useful here
+        try:
+            cls.priority  # noqa: B018 - keyring raises the reason a backend is not viable
+        except Exception as exc:
+            reason = f"{cls.__module__.rsplit('.', 1)[-1]}: {exc}"
+            if reason not in out:
+                out.append(reason)
+    return out
+
+
+def check_terminal(env: Mapping[str, str], size: tuple[int, int] | None) -> list[Check]:
+    """Terminal size, TERM and colours."""
+    checks: list[Check] = []
+    if size is None:
+        checks.append(Check("terminal size", "skip", "not a terminal (output redirected)"))
+    elif size[0] < 80 or size[1] < 24:
+        checks.append(
+            Check(
+                "terminal size",
+                "warn",
+                f"{size[0]}x{size[1]}",
+                "make the window at least 80x24; below that columns and keys are cut",
+            )
+        )
+    else:
+        checks.append(Check("terminal size", "ok", f"{size[0]}x{size[1]}"))
+    term = env.get("TERM", "")
+    if not term or term == "dumb":
+        checks.append(
+            Check(
+                "TERM",
+                "fail",
+                f"TERM is {term or 'unset'}: the app cannot draw",
+                "set TERM (e.g. export TERM=xterm-256color), or ssh -t to get a terminal",
+            )
+        )
+    else:
+        checks.append(Check("TERM", "ok", term))
+    if "NO_COLOR" in env:
+        colours = "none (NO_COLOR is set: focus and cursors are shown in reverse)"
+    elif env.get("COLORTERM") in ("truecolor", "24bit"):
+        colours = "true colour"
+    elif "256color" in term:
+        colours = "256 colours"
+    else:
+        colours = "16 colours"
+    checks.append(Check("colours", "ok", colours))
+    return checks
+
+
+def check_tools(env: Mapping[str, str], which: Callable[[str], str | None]) -> list[Check]:
+    """The programs hand-offs start (ssh, k9s/kubectl, mysql, mongosh, $EDITOR)."""
+    checks: list[Check] = []
+    for what, programs, package in HANDOFF_TOOLS:
+        found = next(((p, path) for p in programs if (path := which(p))), None)
+        if found:
+            checks.append(Check(f"tool: {what}", "ok", f"{found[0]} ({found[1]})"))
+        else:
+            names = " or ".join(programs)
+            checks.append(
+                Check(
+                    f"tool: {what}",
+                    "warn",
+                    f"{names} not found: that hand-off will not start",
+                    package,
+                )
+            )
+    editor = env.get("VISUAL") or env.get("EDITOR")
+    program = editor.split()[0] if editor else ""
+    if editor and which(program):
+        checks.append(Check("tool: editor", "ok", f"$EDITOR={editor}"))
+    else:
+        fallback = next(((n, p) for n, p in EDITOR_FALLBACKS if which(n)), None)
+        said = f"$EDITOR={editor} is not found" if editor else "$EDITOR is not set"
+        if fallback:
+            checks.append(
+                Check(
+                    "tool: editor",
+                    "warn",
+                    f"{said}; {fallback[0]} will be used",
+                    "export EDITOR=<your editor> in your shell profile",
+                )
+            )
+        else:
+            checks.append(
+                Check(
+                    "tool: editor",
+                    "warn",
+                    f"{said} and no editor was found",
+                    "install nano (or vim-tiny) and export EDITOR=nano",
+                )
+            )
+    return checks
+
+
+# -- checks against the API -----------------------------------------------------------------
+
+
+def _skew(response: httpx.Response, now: float) -> Check:
+    date = response.headers.get("date")
+    if not date:
+        return Check("clock", "skip", "the server sent no Date header")
+    try:
+        server = parsedate_to_datetime(date).timestamp()
+    except (TypeError, ValueError):
+        return Check("clock", "skip", f"unreadable Date header {date!r}")
+    skew = now - server
+    detail = f"{abs(skew):.0f} s {'ahead of' if skew > 0 else 'behind'} the server"
+    if abs(skew) > CLOCK_SKEW_WARN:
+        return Check(
+            "clock",
+            "warn",
+            detail,
+            "synchronise the clock (Debian: apt install systemd-timesyncd; "
+            "timedatectl set-ntp true)",
+        )
+    return Check("clock", "ok", detail)
+
+
+async def check_api(
+    base_url: str,
+    token: Any,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    clock: Callable[[], float] = time.time,
+) -> list[Check]:
+    """The base URL answers, the clock agrees with it, the token is valid, its scopes.
+
+    Args:
+        base_url: The profile's validated base URL.
+        token: The token (a ``SecretStr``), or None when none is stored.
+        transport: Test transport (the simulator's); real HTTP otherwise.
+        clock: Local time, for the skew check.
+    """
+    from tui.api.client import ApiClient
+    from tui.api.errors import ApiError, CloudError, Forbidden, Unauthorized
+
+    checks: list[Check] = []
+    try:
+        async with httpx.AsyncClient(transport=transport, timeout=10.0) as http:
+            response = await http.get(f"{base_url}/profile", headers={"Accept": "application/json"})
+    except httpx.HTTPError as exc:
+        checks.append(
+            Check(
+                "API reachable",
+                "fail",
+                f"{base_url} does not answer ({type(exc).__name__}: {exc})",
+                "check the base URL (cloudtui profiles), the network, proxies and firewalls",
+            )
+        )
+        return checks
+    if response.status_code == 404:
+        checks.append(
+            Check(
+                "API reachable",
+                "fail",
+                f"{base_url} answers but has no /profile (404): not the API's base URL",
+                "the base URL must end in /v4 (cloudtui login --base-url URL)",
+            )
+        )
+        return checks
+    checks.append(Check("API reachable", "ok", f"{base_url} answered ({response.status_code})"))
+    checks.append(_skew(response, clock()))
+    if token is None:
+        checks.append(
+            Check("token", "fail", "no token is stored for this profile", "run: cloudtui login")
+        )
+        return checks
+    async with ApiClient(base_url, token, transport=transport, allow_insecure=True) as client:
+        try:
+            profile = await client.call("profile.view", model=dict)
+        except Unauthorized as exc:
+            checks.append(
+                Check(
+                    "token",
+                    "fail",
+                    f"the API rejected the token ({exc.reasons})",
+                    "create a new token and run: cloudtui login",
+                )
+            )
+            return checks
+        except CloudError as exc:
+            checks.append(Check("token", "fail", f"cannot verify the token: {exc}"))
+            return checks
+        user = profile.get("username") or "?"
+        kind = "restricted user" if profile.get("restricted") else "unrestricted user"
+        checks.append(Check("token", "ok", f"valid: {user} ({kind})"))
+        readable: list[str] = []
+        refused: list[str] = []
+        for area, name in SCOPE_AREAS:
+            try:
+                await client.call(name, query={"page_size": 25}, model=dict)
+                readable.append(area)
+            except Forbidden:
+                refused.append(area)
+            except ApiError as exc:
+                refused.append(f"{area} ({exc.status})")
+        detail = f"can read: {', '.join(readable) or 'nothing'}"
+        if refused:
+            detail += f"; refused: {', '.join(refused)}"
+            checks.append(
+                Check(
+                    "token scopes",
+                    "warn",
+                    detail,
+                    "areas refused are missing from the token's scopes or the user's grants; "
+                    "write access cannot be probed without changing something",
+                )
+            )
+        else:
+            checks.append(Check("token scopes", "ok", detail + " (write access is not probed)"))
+    return checks
+
+
+# -- everything -----------------------------------------------------------------------------
+
+
+async def run_doctor(
+    profile: str | None,
+    *,
+    env: Mapping[str, str],
+    size: tuple[int, int] | None,
+    which: Callable[[str], str | None],
+    transport: httpx.AsyncBaseTransport | None = None,
+    clock: Callable[[], float] = time.time,
+) -> list[Check]:
+    """Every check, in the order a user would fix them.
+
+    Args:
+        profile: ``--profile`` (None: the configured default).
+        env: Environment variables (TERM, NO_COLOR, EDITOR ...).
+        size: Terminal columns and rows, or None when not a terminal.
+        which: Finds a program on PATH (``shutil.which``).
+        transport: Test transport for the API checks.
+        clock: Local time, for the skew check.
+    """
+    from tui.api.client import InsecureBaseUrl, validate_base_url
+    from tui.auth import resolve_token
+    from tui.config import ConfigError, config_path, load_settings
+
+    checks: list[Check] = []
+    path = config_path()
+    try:
+        settings = load_settings(path)
+    except ConfigError as exc:
+        checks.append(
+            Check("config file", "fail", str(exc), "fix the file (it is never overwritten)")
+        )
+        settings = None
+    else:
+        found = "parses" if path.exists() else "does not exist yet (defaults)"
+        checks.append(Check("config file", "ok", f"{path} {found}"))
+    checks.append(check_keyring())
+    checks.append(_check_data_dir())
+    if settings is not None:
+        name = profile or settings.default_profile or "default"
+        entry = settings.profiles.get(name)
+        if entry is None:
+            checks.append(
+                Check(
+                    "profile",
+                    "fail",
+                    f"no profile named {name!r} in {path}",
+                    f"run: cloudtui login --profile {name} --base-url https://API-HOST/v4",
+                )
+            )
+        else:
+            read_only = " (read-only sessions)" if entry.read_only else ""
+            checks.append(Check("profile", "ok", f"{name}: {entry.base_url}{read_only}"))
+            try:
+                base_url = validate_base_url(entry.base_url)
+            except InsecureBaseUrl as exc:
+                checks.append(
+                    Check("base URL", "fail", str(exc), "use https (http only to 127.0.0.1)")
+                )
+            else:
+                resolved = resolve_token(name)
+                if resolved.token is not None:
+                    checks.append(Check("token source", "ok", str(resolved.source)))
+                checks += await check_api(
+                    base_url, resolved.token, transport=transport, clock=clock
+                )
+    checks += check_terminal(env, size)
+    checks += check_tools(env, which)
+    return checks
+
+
+def _check_data_dir() -> Check:
+    from tui.datadir import data_dir
+
+    folder = data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        probe = folder / ".doctor-probe"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        return Check(
+            "data folder",
+            "warn",
+            f"{folder} cannot be written ({exc.strerror or exc}): no bookmarks, no activity log",
+            "make it writable, or set CLOUDTUI_DATA to a writable folder",
+        )
+    return Check("data folder", "ok", f"{folder} (bookmarks, activity log)")
