@@ -33,7 +33,6 @@ from screens.shell import start_action
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
 from tui.home import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
-from tui.models.profile import Profile
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
     AREA_BY_ID,
@@ -239,6 +238,7 @@ class CloudApp(App[int]):
         self.run_worker(self._load_user(), group="user", exclusive=True, exit_on_error=False)
 
     async def _load_user(self) -> None:
+        from tui.models.profile import Profile  # on first use: not needed for the first frame
 
         assert self.session is not None
         client = self.session.client

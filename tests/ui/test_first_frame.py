@@ -13,7 +13,9 @@ from tui.simulator import VirtualClock
 
 
 async def test_after_the_first_frame_the_collector_resumes_and_the_demo_loads() -> None:
-    settings = Settings(refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600))
+    settings = Settings(
+        start_area="instances", refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600)
+    )
     session = Session.for_demo(
         settings, clock=VirtualClock(), lazy=True, retry=RetryPolicy(sleep=no_sleep)
     )
