@@ -39,6 +39,8 @@ def terminal(tmp_path: Path) -> Iterator[tuple[Terminal, Path]]:
     ssh = bin_dir / "ssh"
     ssh.write_text(FAKE_SSH.format(python=sys.executable, log=str(log)))
     ssh.chmod(0o755)
+    # Start on the instance list, as a user who set it in the config file would.
+    (tmp_path / "config.toml").write_text('start_area = "instances"\n')
     socket = f"cloudtui-handoff-{uuid.uuid4().hex[:8]}"
     term = Terminal(socket, "app")
     env = {

@@ -150,7 +150,7 @@ def _profile_app(url: str) -> Any:
 
     # Shorter than the settings file allows: the test waits on the real clock.
     refresh = RefreshSettings.model_construct(fast=0.3, slow=0.3, max_backoff=0.6)
-    settings = Settings(refresh=refresh)
+    settings = Settings(start_area="instances", refresh=refresh)
     session = Session.for_profile(settings, "lab", url, SecretStr(DEMO_TOKENS["unrestricted"]))
     session.client.retry = RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.02)
     return CloudApp(settings, session)

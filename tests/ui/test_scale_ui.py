@@ -12,7 +12,9 @@ from tui.simulator import VirtualClock
 
 async def test_long_list_polls_only_the_changing_item_and_shows_it_settle() -> None:
     clock = VirtualClock()
-    settings = Settings(refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600))
+    settings = Settings(
+        start_area="instances", refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600)
+    )
     session = Session.for_demo(settings, clock=clock, scale=2000, retry=RetryPolicy(sleep=no_sleep))
     app = make_app(session)
     async with app.run_test(size=(120, 40)) as pilot:
