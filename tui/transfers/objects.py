@@ -10,9 +10,9 @@ temporary files).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError, CloudError, RateLimited, TransportFailure
@@ -123,6 +123,21 @@ def download_batch(batch: Batch, items: list[DownloadItem]) -> list[FileProgress
     return out
 
 
+T = TypeVar("T")
+
+
+def _pending(items: Sequence[T], progresses: list[FileProgress]) -> list[tuple[T, FileProgress]]:
+    """The items still to run, each with its progress marked waiting: a retry of a batch
+    skips what is done or skipped."""
+    out: list[tuple[T, FileProgress]] = []
+    for item, progress in zip(items, progresses, strict=True):
+        if progress.state in (State.DONE, State.SKIPPED):
+            continue
+        progress.finish(State.WAITING)
+        out.append((item, progress))
+    return out
+
+
 async def run_downloads(
     client: ApiClient,
     params: Mapping[str, Any],
@@ -134,10 +149,7 @@ async def run_downloads(
 ) -> None:
     """Download ``items`` (conflicts resolved) not yet done or skipped (a retry of the failed)."""
     work: list[tuple[FileProgress, Callable[[], Awaitable[None]]]] = []
-    for item, progress in zip(items, progresses, strict=True):
-        if progress.state in (State.DONE, State.SKIPPED):
-            continue
-        progress.finish(State.WAITING)
+    for item, progress in _pending(items, progresses):
 
         async def job(item: DownloadItem = item, progress: FileProgress = progress) -> None:
             await asyncio.to_thread(item.target.parent.mkdir, parents=True, exist_ok=True)
@@ -171,10 +183,7 @@ async def run_uploads(
 ) -> None:
     """Upload ``items``; only files still waiting or failed are sent (a retry of the failed)."""
     work: list[tuple[FileProgress, Callable[[], Awaitable[None]]]] = []
-    for item, progress in zip(items, progresses, strict=True):
-        if progress.state in (State.DONE, State.SKIPPED):
-            continue
-        progress.finish(State.WAITING)
+    for item, progress in _pending(items, progresses):
 
         async def job(item: UploadItem = item, progress: FileProgress = progress) -> None:
             source = url_source(client, params, item.key, "PUT", item.content_type)
