@@ -25,12 +25,11 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from screens.refresh_timer import RefreshTimer
 from screens.shell import ShellScreen
+from screens.text_modal import TextModal
 from tui.api.errors import CloudError, NotFound
 from tui.refresh import describe_error
 from tui.resources.areas import SPECS
@@ -68,48 +67,18 @@ def diff_text(changes: list[tuple[str, Any, Any]]) -> Text:
     return text
 
 
-class DiffScreen(ModalScreen[None]):
+class DiffScreen(TextModal):
     """What changed in a bookmarked item."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,J", "dismiss", "Close", id="diff.close"),
-        Binding("j", "scroll(1)", "Down", show=False),
-        Binding("k", "scroll(-1)", "Up", show=False),
     ]
 
-    DEFAULT_CSS = """
-    DiffScreen { align: center middle; }
-    DiffScreen > Vertical {
-        width: 90%; height: 90%; border: round $primary; background: $surface; padding: 0 1;
-    }
-    DiffScreen .diff-title { text-style: bold; height: 1; }
-    DiffScreen .diff-hint { color: $text-muted; height: 1; }
-    DiffScreen VerticalScroll { height: 1fr; }
-    """
-
     def __init__(self, title: str, changes: list[tuple[str, Any, Any]]) -> None:
-        super().__init__()
+        body = diff_text(changes) if changes else Text("Nothing changed.")
+        super().__init__(f"Changed: {title}", body, "escape close · this is now the reference")
         self.title_text = title
         self.changes = changes
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text(f"Changed: {self.title_text}"), classes="diff-title")
-            with VerticalScroll():
-                body = diff_text(self.changes) if self.changes else Text("Nothing changed.")
-                yield Static(body, id="diff-body")
-            yield Static("escape close · this is now the reference", classes="diff-hint")
-
-    def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
-
-    def action_scroll(self, lines: int) -> None:
-        """Scroll by ``lines``."""
-        self.query_one(VerticalScroll).scroll_relative(y=lines, animate=False)
-
-    async def action_dismiss(self, result: None = None) -> None:
-        """Close."""
-        self.dismiss(result)
 
 
 class WatchlistScreen(ShellScreen):
