@@ -20,7 +20,6 @@ def _nearest(node: Any, cls: type) -> Any:
 
 
 CUSTOM_PANES: dict[str, str] = {
-    "compute.stats": "screens.stats:StatsPane",
     "compute.transfer": "screens.stats:TransferPane",
     "object_storage.objects": "screens.bucket_browser:BucketBrowserPane",
 }
@@ -30,8 +29,11 @@ CUSTOM_PANES: dict[str, str] = {
 def make_pane(
     spec: ResourceSpec, params: Mapping[str, Any] | None = None, *, lazy: bool, id: str
 ) -> RefreshingPane:
-    """A hand-written pane, a list pane, or a singleton pane for one-object specs."""
+    """A hand-written pane, a chart pane for specs with charts, a list pane, or a singleton
+    pane for one-object specs."""
     custom = CUSTOM_PANES.get(spec.id)
+    if custom is None and spec.charts:
+        custom = "screens.stats:StatsPane"
     if custom is not None:
         module_name, _, class_name = custom.partition(":")
         pane_class = getattr(importlib.import_module(module_name), class_name)

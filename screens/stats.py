@@ -1,8 +1,10 @@
-"""Instance statistics as charts (last 24 hours or a chosen month), and transfer against quota.
+"""Numbers over time as charts (last 24 hours or a chosen month), and transfer against quota.
 
-:class:`StatsPane` is the instance's Stats tab and, through :func:`open_stats`, the ``s`` action
-as a screen of its own. One chart is drawn at a time (``c`` cycles CPU, disk I/O, IPv4 and IPv6
-traffic) above a summary of every series, so the view reads at 80x24 as well as at 200x60.
+:class:`StatsPane` draws every spec with ``charts``: an instance's Stats tab (and, through
+:func:`open_stats`, the ``s`` action as a screen of its own) and the managed Stats tab. One
+chart is drawn at a time (``c`` cycles CPU, disk I/O, traffic) above a summary of every series
+in its unit, so the view reads at 80x24 as well as at 200x60. The month keys work where the
+spec has a ``month_endpoint``.
 
 Bindings of the pane:
 
@@ -49,12 +51,11 @@ if TYPE_CHECKING:
     from screens.actions import ActionContext
 
 ENDPOINTS: tuple[str, ...] = (
-    "compute.stats.view",
-    "compute.stats.month",
     "compute.transfer.view",
     "compute.transfer.month",
 )
-"""Operations this module calls by name (the coverage test checks they are reachable)."""
+"""Operations this module calls by name (the coverage test checks they are reachable); the
+statistics pane calls its spec's ``list_endpoint`` and ``month_endpoint``."""
 
 MARKERS = ("braille", "dot", "+", "x")
 """One marker per series, so lines stay apart without colour (NO_COLOR)."""
@@ -79,7 +80,7 @@ class _MonthPaging:
 
 
 class StatsPane(_MonthPaging, RefreshingPane):
-    """CPU, disk and network charts of one instance."""
+    """The charts of a spec with ``charts`` (an instance's or the managed instances' usage)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "next_chart", "Next chart", id="stats.chart"),
@@ -126,18 +127,19 @@ class StatsPane(_MonthPaging, RefreshingPane):
     async def _refresh(self) -> None:
         client = self.app.session.client  # type: ignore[attr-defined]
         try:
-            if self.month is None:
-                self.stats = await client.call("compute.stats.view", self.params, model=dict)
+            if self.month is None or self.spec.month_endpoint is None:
+                self.stats = await client.call(self.spec.list_endpoint, self.params, model=dict)
             else:
                 params = {**self.params, "year": self.month.year, "month": self.month.month}
-                self.stats = await client.call("compute.stats.month", params, model=dict)
+                self.stats = await client.call(self.spec.month_endpoint, params, model=dict)
         except CloudError as error:
             self._failed(error, False)
             self._message(describe_error(error))
             return
         self.loaded = True
         self._message("")
-        self.charts = charts_of(self.stats if isinstance(self.stats, Mapping) else {})
+        answer = self.stats if isinstance(self.stats, Mapping) else {}
+        self.charts = charts_of(answer, self.spec.charts)
         self._succeeded(False)
         self._draw()
 
@@ -154,7 +156,8 @@ class StatsPane(_MonthPaging, RefreshingPane):
             chart = self.charts[self.chart_index % len(self.charts)]
             title.append(f"  ·  {chart.title} ({self.chart_index % len(self.charts) + 1}/")
             title.append(f"{len(self.charts)})")
-        title.append("   c chart · t 24 h · m month · < > month", style="dim")
+        keys = "c chart · t 24 h · m month · < > month" if self.spec.month_endpoint else "c chart"
+        title.append(f"   {keys}", style="dim")
         self.query_one(".stats-header", Static).update(title)
 
     def _x(self, seconds: float) -> float:
@@ -211,6 +214,12 @@ class StatsPane(_MonthPaging, RefreshingPane):
         plot.refresh()
 
     # -- actions ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The month keys only where the API answers for a chosen month."""
+        if action in ("day", "month", "shift") and self.spec.month_endpoint is None:
+            return False
+        return super().check_action(action, parameters)
 
     def action_next_chart(self) -> None:
         """Show the next chart."""

@@ -110,6 +110,8 @@ def spec_endpoints() -> set[str]:
         names.add(spec.list_endpoint)
         if spec.view_endpoint:
             names.add(spec.view_endpoint)
+        if spec.month_endpoint:
+            names.add(spec.month_endpoint)
         names.update(action.endpoint for action in spec.actions)
     return names
 

@@ -4,20 +4,45 @@ from __future__ import annotations
 
 import pytest
 
+from tui.resources.areas import SPECS
 from tui.resources.compute_choices import (
     default_rescue_map,
     device_choices,
     rescue_body,
     type_line,
 )
+from tui.resources.format import format_value, series_points
 from tui.resources.preferences import dump_preferences, parse_preferences
-from tui.resources.stats import Month, charts_of, clamp_month, human_rate, points_of, transfer_usage
+from tui.resources.stats import Month, charts_of, clamp_month, human_rate, transfer_usage
 
 
 def test_points_are_seconds_sorted_and_malformed_ones_dropped() -> None:
     raw = [[2000, 5], [1000, 1.5], ["x", 1], [3000], None, [4000, True]]
-    assert points_of(raw) == ((1.0, 1.5), (2.0, 5.0))
-    assert points_of("nope") == ()
+    assert series_points(raw) == ((1.0, 1.5), (2.0, 5.0))
+    assert series_points("nope") == ()
+
+
+def test_points_may_be_x_y_objects() -> None:
+    raw = [{"x": 2000, "y": 5}, {"x": 1000, "y": 1.5}, {"x": 3000}, {"y": 2}]
+    assert series_points(raw) == ((1.0, 1.5), (2.0, 5.0))
+    assert format_value(raw, "series") == "2 points, latest 5"
+
+
+def test_managed_stats_are_charts_with_units() -> None:
+    stats = {
+        "data": {
+            "cpu": [{"x": 0, "y": 3.97}, {"x": 300000, "y": 4.5}],
+            "disk": [{"x": 0, "y": 120.0}],
+            "net_in": [{"x": 0, "y": 2.5e5}],
+        }
+    }
+    spec = SPECS["managed.stats"]
+    charts = {c.title: c for c in charts_of(stats, spec.charts)}
+    assert set(charts) == {"CPU", "Disk I/O", "Network"}
+    assert charts["CPU"].unit == "%"
+    assert human_rate(charts["CPU"].series[0].latest, charts["CPU"].unit) == "4.5 %"
+    assert human_rate(charts["Network"].series[0].latest, "bits/s") == "250.0 kbit/s"
+    assert spec.month_endpoint is None
 
 
 def test_charts_summarise_every_series() -> None:
@@ -26,7 +51,7 @@ def test_charts_summarise_every_series() -> None:
         "io": {"io": [[0, 4]], "swap": []},
         "netv4": {"in": [[0, 2e6]], "out": [[0, 1e3]]},
     }
-    charts = {c.title: c for c in charts_of(stats)}
+    charts = {c.title: c for c in charts_of(stats, SPECS["compute.stats"].charts)}
     cpu = charts["CPU"].series[0]
     assert (cpu.average, cpu.peak, cpu.latest) == (20.0, 30.0, 30.0)
     assert charts["Network IPv6"].empty

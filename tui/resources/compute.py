@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from tui.resources.handoffs import SSH, SSH_CHOOSE
-from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.spec import (
+    Action,
+    ChartSpec,
+    ChildSpec,
+    Column,
+    FieldSpec,
+    ResourceSpec,
+    Section,
+)
 from tui.resources.tags import tag_action
 
 INSTANCE_TRANSITIONAL = frozenset(
@@ -391,6 +399,31 @@ STATS = ResourceSpec(
             ),
         ),
     ),
+    charts=(
+        ChartSpec("CPU", "%", (("cpu", "CPU"),)),
+        ChartSpec("Disk I/O", "blocks/s", (("io.io", "disk"), ("io.swap", "swap"))),
+        ChartSpec(
+            "Network IPv4",
+            "bits/s",
+            (
+                ("netv4.in", "in"),
+                ("netv4.out", "out"),
+                ("netv4.private_in", "private in"),
+                ("netv4.private_out", "private out"),
+            ),
+        ),
+        ChartSpec(
+            "Network IPv6",
+            "bits/s",
+            (
+                ("netv6.in", "in"),
+                ("netv6.out", "out"),
+                ("netv6.private_in", "private in"),
+                ("netv6.private_out", "private out"),
+            ),
+        ),
+    ),
+    month_endpoint="compute.stats.month",
 )
 """Shown as charts by ``screens.stats.StatsPane``; the sections serve the JSON and text views."""
 

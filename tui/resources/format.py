@@ -126,6 +126,33 @@ def human_size(value: float, unit: SizeUnit = "bytes") -> str:
     return f"{text} {name}"
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def series_points(raw: Any) -> tuple[tuple[float, float], ...]:
+    """A series as ``((epoch seconds, value), ...)`` in time order, malformed points dropped.
+
+    Args:
+        raw: ``[[ms, value], ...]`` (instance statistics) or ``[{"x": ms, "y": value}, ...]``
+            (managed statistics).
+    """
+    out: list[tuple[float, float]] = []
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        return ()
+    for point in raw:
+        if isinstance(point, Mapping):
+            pair: Any = (point.get("x"), point.get("y"))
+        elif isinstance(point, Sequence) and not isinstance(point, str) and len(point) >= 2:
+            pair = point[:2]
+        else:
+            continue
+        if _number(pair[0]) and _number(pair[1]):
+            out.append((float(pair[0]) / 1000.0, float(pair[1])))
+    out.sort(key=lambda p: p[0])
+    return tuple(out)
+
+
 def _one_line(text: str) -> str:
     # Control characters (newlines, escapes) would break a table row or inject terminal codes.
     if text.isprintable():
@@ -159,11 +186,10 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
     if kind == "status":
         return _one_line(str(value))
     if kind == "series" and isinstance(value, list):
-        points = [p for p in value if isinstance(p, Mapping)]
+        points = series_points(value)
         if not points:
             return "no data"
-        latest = points[-1].get("y")
-        return f"{len(points)} points, latest {format_value(latest)}"
+        return f"{len(points)} points, latest {points[-1][1]:g}"
     if kind == "block":
         lines = value if isinstance(value, list | tuple) else str(value).splitlines()
         return "\n".join(_one_line(str(line)).rstrip() for line in lines)

@@ -5,7 +5,7 @@ Every operation requires an unrestricted user; a restricted user sees the API's 
 
 from __future__ import annotations
 
-from tui.resources.spec import Action, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.spec import Action, ChartSpec, Column, FieldSpec, ResourceSpec, Section
 
 SERVICES = ResourceSpec(
     id="managed.services",
@@ -331,7 +331,7 @@ STATS = ResourceSpec(
     status_field=None,
     sections=(
         Section(
-            "Last 24 hours (points)",
+            "Last 24 hours",
             (
                 FieldSpec("data.cpu", "CPU", "series"),
                 FieldSpec("data.disk", "Disk", "series"),
@@ -341,6 +341,12 @@ STATS = ResourceSpec(
             ),
         ),
     ),
+    charts=(
+        ChartSpec("CPU", "%", (("data.cpu", "CPU"),)),
+        ChartSpec("Disk I/O", "blocks/s", (("data.disk", "disk"), ("data.swap", "swap"))),
+        ChartSpec("Network", "bits/s", (("data.net_in", "in"), ("data.net_out", "out"))),
+    ),
 )
+"""Combined usage of the managed instances, drawn as charts like an instance's statistics."""
 
 SPECS = (SERVICES, ISSUES, CONTACTS, CREDENTIALS, COMPUTE_SETTINGS, SSH_KEY, STATS)

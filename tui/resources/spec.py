@@ -28,7 +28,8 @@ ValueKind = Literal[
     "udf",
 ]
 """How a value is formatted: ``mb``/``gb`` are sizes in those units, ``bytes`` raw bytes,
-``series`` a list of ``{x, y}`` points (shown as a count and the latest value), ``block``
+``series`` points over time (``[ms, value]`` pairs or ``{x, y}`` objects; drawn as charts
+where a spec has :attr:`ResourceSpec.charts`, else summarised by their latest value), ``block``
 preformatted text kept line by line (a script, a zone file's lines), ``udf`` a deployment
 script's text read for its user-defined fields (one line each)."""
 
@@ -90,6 +91,22 @@ class Section:
 
     title: str
     fields: tuple[FieldSpec, ...]
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """One chart of numbers over time: the series drawn together, all in one unit.
+
+    Attributes:
+        title: Chart title (``CPU``).
+        unit: Unit of every series (``%``, ``blocks/s``, ``bits/s``): the axis and the
+            summary format values with it.
+        series: ``(dotted path in the answer, legend)`` of each line.
+    """
+
+    title: str
+    unit: str
+    series: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -207,6 +224,10 @@ class ResourceSpec:
         quick_filter: ``(field, values)`` the list cycles through with a key (kernels by
             architecture); the first state is always "all".
         owner_field: Field naming the user who owns an item (deployment scripts).
+        charts: Numbers over time in the answer: a spec with charts is drawn as charts (one
+            at a time, with a summary of every series) instead of fields.
+        month_endpoint: Registry name of the same answer for a chosen month (``year`` and
+            ``month`` parameters); None when only the latest period exists.
     """
 
     id: str
@@ -236,6 +257,8 @@ class ResourceSpec:
     singleton: bool = False
     quick_filter: tuple[str, tuple[str, ...]] | None = None
     owner_field: str | None = None
+    charts: tuple[ChartSpec, ...] = ()
+    month_endpoint: str | None = None
 
     def action(self, action_id: str) -> Action | None:
         """The action with that id, if the spec has it."""

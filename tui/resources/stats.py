@@ -1,9 +1,10 @@
-"""Instance statistics and transfer as chartable series and summaries (headless).
+"""Statistics and transfer as chartable series and summaries (headless).
 
-The API gives series as ``[[timestamp_ms, value], ...]`` arrays (CPU; disk and swap I/O; IPv4
-and IPv6 traffic in, out, private in and private out). This module picks them out of an answer,
-summarises them (average, peak, latest) and does the month arithmetic of the month picker, so
-the screens only draw.
+The API gives series as ``[[timestamp_ms, value], ...]`` arrays (an instance's CPU; disk and
+swap I/O; IPv4 and IPv6 traffic) or as ``[{x: timestamp_ms, y: value}, ...]`` (managed
+statistics); which series an answer has is the spec's data (its ``charts``). This module picks
+them out of an answer, summarises them (average, peak, latest) and does the month arithmetic
+of the month picker, so the screens only draw.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from tui.resources.format import human_size
-from tui.resources.spec import dig
+from tui.resources.format import human_size, series_points
+from tui.resources.spec import ChartSpec, dig
 
 
 @dataclass(frozen=True)
@@ -62,59 +63,20 @@ class Chart:
         return not any(s.points for s in self.series)
 
 
-CHARTS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
-    ("CPU", "%", (("cpu", "CPU"),)),
-    ("Disk I/O", "blocks/s", (("io.io", "disk"), ("io.swap", "swap"))),
-    (
-        "Network IPv4",
-        "bits/s",
-        (
-            ("netv4.in", "in"),
-            ("netv4.out", "out"),
-            ("netv4.private_in", "private in"),
-            ("netv4.private_out", "private out"),
-        ),
-    ),
-    (
-        "Network IPv6",
-        "bits/s",
-        (
-            ("netv6.in", "in"),
-            ("netv6.out", "out"),
-            ("netv6.private_in", "private in"),
-            ("netv6.private_out", "private out"),
-        ),
-    ),
-)
-"""Chart title, unit, and (answer path, legend) of each series."""
+def charts_of(stats: Mapping[str, Any], layout: Sequence[ChartSpec]) -> tuple[Chart, ...]:
+    """Every chart of a statistics answer (charts with no data are kept, marked empty).
 
-
-def points_of(raw: Any) -> tuple[tuple[float, float], ...]:
-    """``[[ms, value], ...]`` -> ``((seconds, value), ...)``, skipping malformed points."""
-    out: list[tuple[float, float]] = []
-    if not isinstance(raw, Sequence) or isinstance(raw, str):
-        return ()
-    for point in raw:
-        if (
-            isinstance(point, Sequence)
-            and not isinstance(point, str)
-            and len(point) >= 2
-            and all(isinstance(p, int | float) and not isinstance(p, bool) for p in point[:2])
-        ):
-            out.append((float(point[0]) / 1000.0, float(point[1])))
-    out.sort(key=lambda p: p[0])
-    return tuple(out)
-
-
-def charts_of(stats: Mapping[str, Any]) -> tuple[Chart, ...]:
-    """Every chart of a statistics answer (charts with no data are kept, marked empty)."""
+    Args:
+        stats: The answer.
+        layout: The charts to draw (a spec's :attr:`~tui.resources.spec.ResourceSpec.charts`).
+    """
     return tuple(
         Chart(
-            title,
-            unit,
-            tuple(Series(legend, points_of(dig(stats, path))) for path, legend in paths),
+            chart.title,
+            chart.unit,
+            tuple(Series(legend, series_points(dig(stats, path))) for path, legend in chart.series),
         )
-        for title, unit, paths in CHARTS
+        for chart in layout
     )
 
 
