@@ -218,7 +218,8 @@ class ActionContext:
         items: list[dict[str, Any]] = []
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
             for item in page.data:
-                if source.accepts(item, context) and offers(source.facts, item, capability):
+                accepted = source.accepts(item, context, self.item)
+                if accepted and offers(source.facts, item, capability):
                     items.append(item)
             if len(items) >= MAX_CHOICES:
                 break
@@ -361,12 +362,37 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
     if outcome is None:
         return False
     await after_success(ctx, outcome.answer)
+    await offer_next(ctx, outcome.body, outcome.answer)
     return True
 
 
-async def run_plain(ctx: ActionContext) -> bool:
-    """An action without a body: confirm when the spec says so, then send."""
-    if ctx.action.confirm != "none" and not await ctx.confirm(typed=ctx.action.confirm == "typed"):
+async def offer_next(ctx: ActionContext, body: Mapping[str, Any], answer: Any) -> None:
+    """Offer the item's follow-up actions the sent body calls for (:attr:`Action.offer_after`):
+    each asks for its own confirmation, which says why it is offered."""
+    from screens.shell import check_availability
+
+    item = dict(answer) if isinstance(answer, Mapping) else ctx.item
+    for name, (action_id, why) in ctx.action.offer_after.items():
+        follow = ctx.spec.action(action_id)
+        if follow is None or dig(body, name) is None:
+            continue
+        enabled, reason = check_availability(ctx.app, ctx.spec, follow, item)
+        if not enabled:
+            ctx.app.notify(f"{why} ({reason})", title=follow.label, markup=False)
+            continue
+        then = ActionContext(ctx.host, ctx.spec, follow, item, ctx.params)
+        await run_plain(then, message=why)
+
+
+async def run_plain(ctx: ActionContext, *, message: str = "") -> bool:
+    """An action without a body: confirm when the spec says so, then send.
+
+    Args:
+        ctx: The action being run.
+        message: What the confirmation says instead of the action's description.
+    """
+    confirm = ctx.action.confirm
+    if confirm != "none" and not await ctx.confirm(message=message, typed=confirm == "typed"):
         return False
     try:
         answer = await ctx.call()

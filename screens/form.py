@@ -41,6 +41,7 @@ from tui.resources.forms import (
     build_body,
     field_errors,
     irreversible_changes,
+    sent_notes,
 )
 from tui.resources.pricing import Quote
 from widgets.model_form import ModelForm
@@ -433,13 +434,15 @@ class FormModal(RequestModal):
         return result.body
 
     async def confirm_before_send(self, body: dict[str, Any]) -> bool:
-        """A billed request shows its price first; a value that cannot be undone (a script made
-        public) needs the name typed."""
+        """A billed request shows its price first, a field the model confirms (a Kubernetes
+        upgrade) what it does; a value that cannot be undone (a script made public) needs the
+        name typed."""
         from screens.confirm import ConfirmModal, request_preview
 
         warnings = irreversible_changes(self.form, body)
+        notes = sent_notes(self.form, body)
         quote = await self.quote(body) if self.quote is not None else None
-        if not warnings and quote is None:
+        if not warnings and not notes and quote is None:
             return True
         method, _, path = self.request_line.partition(" ")
         price = quote.text() if quote is not None else ""
@@ -447,16 +450,17 @@ class FormModal(RequestModal):
             typed = self.name_text or str(body.get("label") or "") or "yes"
             modal = ConfirmModal(
                 f"{self.title_text}: this cannot be undone",
-                " ".join(warnings),
+                " ".join([*warnings, *notes]),
                 request_preview(method, path, body),
                 typed=typed,
                 confirm_label=self.send_label,
                 price=price,
             )
         else:
+            billed = "This is billed. Check the price, then confirm." if quote is not None else ""
             modal = ConfirmModal(
                 f"{self.title_text}?",
-                "This is billed. Check the price, then confirm.",
+                " ".join(t for t in (*notes, billed) if t),
                 request_preview(method, path, body),
                 confirm_label=self.send_label,
                 price=price,

@@ -265,16 +265,34 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
 
     # -- keys and actions -------------------------------------------------------------------
 
-    def _in_child_pane(self) -> bool:
+    def _child_pane(self) -> RefreshingPane | None:
+        """The child tab's pane holding the focus, if any."""
         focused = self.focused
-        return focused is not None and any(
-            isinstance(n, RefreshingPane) for n in (focused, *focused.ancestors)
+        if focused is None:
+            return None
+        return next(
+            (n for n in (focused, *focused.ancestors) if isinstance(n, RefreshingPane)), None
         )
+
+    def _in_child_pane(self) -> bool:
+        return self._child_pane() is not None
+
+    def _reaches_children(self, action_id: str) -> bool:
+        """True for a hand-off of this item (k9s on a cluster) that the focused child tab does
+        not bind a key of its own to: it changes nothing here, so it works from every tab."""
+        action = self.resource.action(action_id)
+        pane = self._child_pane()
+        if action is None or action.handoff is None or pane is None:
+            return False
+        return all(a.key != action.key for a in pane.spec.actions)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("run_action", "refresh", "copy", "json") and self._in_child_pane():
-            # Keys inside a child tab belong to that tab's resource, never to the parent.
-            return False
+            # Keys inside a child tab belong to that tab's resource, never to the parent,
+            # except the item's hand-offs (they change nothing).
+            handoff = action == "run_action" and bool(parameters)
+            if not (handoff and self._reaches_children(str(parameters[0]))):
+                return False
         if action == "run_action" and parameters:
             spec_action = self.resource.action(str(parameters[0]))
             if spec_action is None:

@@ -129,6 +129,34 @@ async def test_k9s_runs_with_kubeconfig_saved_privately(
         assert stat.S_IMODE(saved.stat().st_mode) == 0o600  # the saved kubeconfig stays
 
 
+async def test_k9s_works_from_every_tab_of_a_cluster(fakes: tuple[Path, Path]) -> None:
+    from screens.pane import RefreshingPane
+
+    bin_dir, log_dir = fakes
+    make_fake(bin_dir, "k9s", log_dir)
+    app = make_app()
+    app.handoff_runner = captured_runner
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_item(pilot, "k8s", "9100")
+        tabs = screen.query_one("#detail-tabs")
+        for index, _child in enumerate(screen.resource.children):
+            tabs.active = f"tab-child-{index}"  # type: ignore[attr-defined]
+            await settle(pilot)
+            pane = screen.query_one(f"#child-{index}", RefreshingPane)
+            pane.focus_main()
+            await pilot.pause()
+            assert screen._in_child_pane()
+            ran = log_dir / "k9s.json"
+            ran.unlink(missing_ok=True)
+            await pilot.press("h")
+            await settle(pilot)
+            assert app.screen is screen
+            assert ran.exists(), f"h did not run k9s from the {pane.spec.id} tab"
+        # A child's own key still wins over the parent's: delete in Pools deletes a pool.
+        assert screen.check_action("run_action", ("k8s.delete",)) is False
+
+
 async def test_without_k9s_a_shell_runs_with_kubeconfig_and_the_user_is_told(
     fakes: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -132,9 +132,14 @@ def test_rules_price_a_cluster_pool_by_pool_and_a_pool_count_change() -> None:
     body = {"node_pools": [{"type": "std-2", "count": 3}, {"type": "std-4", "count": 1}]}
     quote = quote_for("k8s.clusters.create", body, None, TYPES)
     assert quote is not None
-    assert [line.what for line in quote.lines] == ["3 nodes of std-2", "Instance std-4"]
+    assert [line.what for line in quote.lines] == ["pool 1: 3 x std-2", "pool 2: 1 x std-4"]
     assert quote.total is not None and quote.total.monthly == 3 * 24.0 + 48.0
-    grow = quote_for("k8s.pools.update", {"count": 5}, {"type": "std-2", "count": 3}, TYPES)
+    new_pool = quote_for("k8s.pools.create", {"type": "std-4", "count": 1}, None, TYPES)
+    assert new_pool is not None
+    assert [line.what for line in new_pool.lines] == ["new pool: 1 x std-4"]
+    pool = {"id": 7, "type": "std-2", "count": 3}
+    grow = quote_for("k8s.pools.update", {"count": 5}, pool, TYPES)
+    assert grow is not None and [line.what for line in grow.lines] == ["pool 7: 5 x std-2"]
     assert grow is not None and grow.difference is not None and grow.difference.monthly == 48.0
     assert quote_for("k8s.pools.update", {"autoscaler": {"enabled": True}}, {}, TYPES) is None
 

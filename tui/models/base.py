@@ -53,6 +53,11 @@ class RequestModel(BaseModel):
     """Fields whose value, once sent, cannot be taken back -> (that value, what it means).
     Forms ask for a typed confirmation before sending it."""
 
+    confirm_sent: ClassVar[Mapping[str, str]] = {}
+    """Fields whose sending is confirmed first, whatever the value -> what it does, in words
+    (``{value}`` is the value sent): a Kubernetes upgrade cannot be taken back and leaves the
+    nodes on the old version until they are recycled."""
+
     shown_when: ClassVar[Mapping[str, When]] = {}
     """Fields asked only while another field holds certain values -> the rule (see
     :mod:`tui.models.rules`). Forms hide the others, and a hidden input is never sent."""

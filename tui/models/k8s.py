@@ -268,6 +268,15 @@ class ClusterCreate(RequestModel):
 class ClusterUpdate(RequestModel):
     """Changes to a cluster."""
 
+    confirm_sent: ClassVar[Mapping[str, str]] = {
+        "k8s_version": (
+            "The control plane is upgraded to Kubernetes {value}; there is no way back down. "
+            "The nodes keep their old version until they are recycled (you are offered that "
+            "next)."
+        )
+    }
+    choices_from: ClassVar[Mapping[str, str]] = {"k8s_version": "k8s_upgrade"}
+
     label: ClusterLabel | None = None
     """New label, 1 to 32 characters (no emoji or other 4-byte characters)."""
     k8s_version: K8sVersionText | None = None

@@ -95,6 +95,9 @@ class ChoiceSource:
         each: A list field of the item whose entries are the options (``{each}`` in
             :attr:`value` and :attr:`label`): an instance's addresses.
         each_match: Pattern an entry must match to be offered (private addresses only).
+        next_minor_of: Field of the action's item holding a ``<major>.<minor>`` version: only
+            the version one minor after it is offered (a cluster upgrades one minor version
+            at a time and never down).
         facts: Columns of facts beside each choice: the form offers a searchable table
             (:mod:`tui.resources.choosers`) instead of a bare list.
     """
@@ -108,6 +111,7 @@ class ChoiceSource:
     same_as: Mapping[str, str] = field(default_factory=dict)
     each: str = ""
     each_match: str = ""
+    next_minor_of: str = ""
 
     def options(self, item: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """``(text, value)`` of the options one item gives (one, or one per :attr:`each`)."""
@@ -163,6 +167,7 @@ class ChoiceSource:
             tuple(sorted(self.form_params.items())),
             self.each,
             self.each_match,
+            self.next_minor_of,
         )
 
     @property
@@ -170,21 +175,40 @@ class ChoiceSource:
         """Form fields whose change makes these choices load again."""
         return frozenset(self.form_params.values()) | frozenset(self.same_as.values())
 
-    def accepts(self, item: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> bool:
-        """True when ``item`` passes :attr:`where` and shares the :attr:`same_as` values.
+    def accepts(
+        self,
+        item: Mapping[str, Any],
+        context: Mapping[str, Any] | None = None,
+        subject: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """True when ``item`` passes :attr:`where`, shares the :attr:`same_as` values and is
+        the :attr:`next_minor_of` version.
 
         Args:
             item: A candidate option's item.
             context: Values :attr:`same_as` names (form values over the action's item); an
                 absent or empty one does not filter.
+            subject: The action's item as loaded (an edit form's values do not count).
         """
         if self.where is not None and dig(item, self.where[0]) != self.where[1]:
             return False
+        if self.next_minor_of:
+            current = dig(subject or {}, self.next_minor_of)
+            if current is not None and dig(item, self.value) != next_minor(str(current)):
+                return False
         for option_field, name in self.same_as.items():
             wanted = (context or {}).get(name)
             if wanted not in (None, "") and dig(item, option_field) != wanted:
                 return False
         return True
+
+
+def next_minor(version: str) -> str | None:
+    """``1.30`` -> ``1.31``; None for text that is not ``<major>.<minor>``."""
+    major, dot, minor = version.partition(".")
+    if not (dot and major.isdigit() and minor.isdigit()):
+        return None
+    return f"{int(major)}.{int(minor) + 1}"
 
 
 class _Lenient(dict[str, Any]):
@@ -218,6 +242,7 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
         where=("engine", "mysql"),  # only MySQL databases can be created
     ),
     "k8s_version": ChoiceSource("k8s.versions.list"),
+    "k8s_upgrade": ChoiceSource("k8s.versions.list", next_minor_of="k8s_version"),
     "cluster": ChoiceSource("object_storage.clusters.list", label="{id} — {region}"),
     "compute_id": ChoiceSource(
         "compute.instances.list",
@@ -383,6 +408,8 @@ class FormSpec:
     """Input name -> (value, meaning) of values that cannot be taken back once sent."""
     repeats: Mapping[str, Repeat] = field(default_factory=dict)
     """Dotted path of each list of objects shown as rows (``configs``, ``configs.0.nodes``)."""
+    confirm_sent: Mapping[str, str] = field(default_factory=dict)
+    """Input name -> what sending it does (``{value}``: the value sent), confirmed first."""
 
     def rows(self, path: str) -> int:
         """How many rows the repeated list at ``path`` has now."""
@@ -699,7 +726,8 @@ def form_for(model_ref: str | type[BaseModel]) -> FormSpec:
     doc = (model.__doc__ or model.__name__).strip().splitlines()[0]
     repeats: dict[str, Repeat] = {}
     fields = tuple(_fields_of(model, repeats=repeats))
-    return FormSpec(model, doc, fields, _irreversible_of(model), repeats)
+    confirm_sent = dict(getattr(model, "confirm_sent", {}))
+    return FormSpec(model, doc, fields, _irreversible_of(model), repeats, confirm_sent)
 
 
 def add_row(form: FormSpec, path: str) -> tuple[FormSpec, tuple[FormField, ...]]:
@@ -778,6 +806,17 @@ def irreversible_changes(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
             node = node.get(part) if isinstance(node, Mapping) else None
         if node is not None and node == value:
             out.append(meaning)
+    return out
+
+
+def sent_notes(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
+    """What sending the body's fields named in :attr:`FormSpec.confirm_sent` does, in words
+    (empty: nothing to confirm)."""
+    out: list[str] = []
+    for name, meaning in form.confirm_sent.items():
+        value = dig(body, name)
+        if value is not None:
+            out.append(meaning.format(value=value))
     return out
 
 

@@ -246,6 +246,14 @@ CLUSTERS = ResourceSpec(
             key="e",
             form="k8s:ClusterUpdate",
             description="Label, tags, next minor version, HA control plane (irreversible)",
+            offer_after={
+                "k8s_version": (
+                    "k8s.recycle",
+                    "The control plane runs the new version; the nodes keep the old one until "
+                    "they are recycled. Recycle every node now (rolling, local storage is "
+                    "erased)?",
+                )
+            },
         ),
         Action(
             "k8s.recycle",

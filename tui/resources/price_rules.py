@@ -58,24 +58,28 @@ def _instance_resize(
     )
 
 
-def _pool_lines(pools: Any, types: Types) -> list[QuoteLine]:
+def _count(raw: Any) -> int:
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
+
+
+def _pool_lines(pools: Any, types: Types, names: Callable[[int], str]) -> list[QuoteLine]:
+    """One line per pool, named ``names(index)`` (``pool 2``), index counted from 1."""
     lines: list[QuoteLine] = []
-    for pool in pools if isinstance(pools, list) else []:
-        if not isinstance(pool, Mapping):
-            continue
+    rows = [p for p in pools if isinstance(p, Mapping)] if isinstance(pools, list) else []
+    for index, pool in enumerate(rows, start=1):
         type_id = str(pool.get("type") or "")
-        raw = pool.get("count")
-        count = raw if isinstance(raw, int) else 0
-        lines.extend(instance_quote(types.get(type_id), type_id, count=count).lines)
+        count = _count(pool.get("count"))
+        quote = instance_quote(types.get(type_id), type_id, count=count, pool=names(index))
+        lines.extend(quote.lines)
     return lines
 
 
 def _cluster_create(body: Mapping[str, Any], _item: Any, types: Types) -> Quote:
-    return Quote(tuple(_pool_lines(body.get("node_pools"), types)))
+    return Quote(tuple(_pool_lines(body.get("node_pools"), types, lambda i: f"pool {i}")))
 
 
 def _pool_create(body: Mapping[str, Any], _item: Any, types: Types) -> Quote:
-    return Quote(tuple(_pool_lines([body], types)))
+    return Quote(tuple(_pool_lines([body], types, lambda _i: "new pool")))
 
 
 def _pool_update(body: Mapping[str, Any], item: Mapping[str, Any] | None, types: Types) -> Quote:
@@ -84,9 +88,9 @@ def _pool_update(body: Mapping[str, Any], item: Mapping[str, Any] | None, types:
     if not isinstance(count, int):
         return Quote(())  # only the autoscaler changes: nothing to price now
     type_id = str(item.get("type") or "")
-    raw = item.get("count")
-    old_count = raw if isinstance(raw, int) else 0
-    new = instance_quote(types.get(type_id), type_id, count=count)
+    old_count = _count(item.get("count"))
+    name = f"pool {item['id']}" if item.get("id") is not None else "pool"
+    new = instance_quote(types.get(type_id), type_id, count=count, pool=name)
     old = instance_quote(types.get(type_id), type_id, count=old_count).total
     return Quote(new.lines, before=old if old is not None else Missing("type not in the listing"))
 

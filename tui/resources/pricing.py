@@ -177,7 +177,7 @@ class QuoteLine:
     """One part of what a request costs.
 
     Attributes:
-        what: What is priced ("Instance std-2", "Backups add-on", "3 nodes of std-4").
+        what: What is priced ("Instance std-2", "Backups add-on", "pool 2: 3 x std-4").
         price: Its price, or why there is none.
     """
 
@@ -246,7 +246,12 @@ def _line(what: str, price: Price | None, reason: str) -> QuoteLine:
 
 
 def instance_quote(
-    kind: Mapping[str, Any] | None, type_id: str, *, backups: bool = False, count: int = 1
+    kind: Mapping[str, Any] | None,
+    type_id: str,
+    *,
+    backups: bool = False,
+    count: int = 1,
+    pool: str = "",
 ) -> Quote:
     """What ``count`` instances of type ``type_id`` cost, with backups if enabled.
 
@@ -255,10 +260,14 @@ def instance_quote(
         type_id: The type's id (named in the lines).
         backups: The backup service is enabled.
         count: Number of instances (nodes of a pool).
+        pool: The node pool they make up (``pool 2``, ``new pool``): named in the line as
+            ``pool 2: 3 x std-2``, so a cluster's lines say which pool each is.
     """
     unknown = f"type {type_id} is not in the types listing"
     base = price_of_instance(kind)
-    what = f"Instance {type_id}" if count == 1 else f"{count} nodes of {type_id}"
+    what = f"{pool}: {count} x {type_id}" if pool else f"Instance {type_id}"
+    if not pool and count != 1:
+        what = f"{count} x {type_id}"
     lines = [_line(what, base.times(count) if base else None, unknown if not kind else "")]
     if backups:
         addon = price_of_backups(kind)

@@ -160,6 +160,10 @@ class Action:
             ``mongosh``; see ``tui.handoff``); such actions use ``screen="handoff"``.
         fetch: Answers a hand-off needs first: name -> registry name of an operation called
             with the item's parameters (``{"credentials": "databases.mysql.credentials.view"}``).
+        offer_after: Body field -> ``(action id, why)``: once the request succeeded with that
+            field sent, the item's other action is offered at once, its confirmation saying
+            why (a cluster upgrade offers the recycle that brings the nodes to the new
+            version).
     """
 
     id: str
@@ -182,6 +186,7 @@ class Action:
     bulk: bool = False
     handoff: str | None = None
     fetch: Mapping[str, str] = field(default_factory=dict)
+    offer_after: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
