@@ -145,7 +145,7 @@ class ConfirmModal(ModalScreen[bool]):
             return
         self.app.bell()
         hint = self.query_one("#confirm-hint", Static)
-        hint.update(Text(f"✖ That is not the label. Type {self.typed} exactly, or escape."))
+        hint.update(Text(f"✖ Type {self.typed} exactly, or escape."))
 
     def action_cancel(self) -> None:
         """Cancel."""

@@ -25,6 +25,9 @@ MARKS_BINDING = Binding(MARKS_KEYS[0], "clear_marks", "marked", id="list.clear_m
 """Shown in the footer while rows are marked ("3 marked"); pressing it clears the marks.
 Bound on the pane, not the table: the focused table's binding of the same key would hide it
 from the footer."""
+MARK_AGAIN_BINDING = Binding("M", "mark_again", "Mark again", id="list.mark_again")
+"""After a bulk run, marks the rows it ran on again (those still listed), so one set can be
+rebooted, then shut down, then deleted without marking it three times."""
 
 
 class ListMarks:
@@ -32,16 +35,21 @@ class ListMarks:
 
     _bulk_cache: dict[str, bool]
     _bulk_cache_key: tuple[Any, ...] | None
+    _last_run: frozenset[Hashable]
+    """Keys of the rows the last bulk run was sent for (``M`` marks them again)."""
 
     def init_marks(self) -> None:
-        """Bind the "N marked" key first, so the footer shows it before the actions."""
+        """Bind the "N marked" and "mark again" keys first, so the footer shows them before
+        the actions."""
         self._bulk_cache = {}
         self._bulk_cache_key = None
+        self._last_run = frozenset()
         own = self._pane._bindings.key_to_bindings
         existing = dict(own)
         own.clear()
         for key in MARKS_KEYS:
             own[key] = [dataclasses.replace(MARKS_BINDING, key=key)]
+        own[MARK_AGAIN_BINDING.key] = [MARK_AGAIN_BINDING]
         own.update(existing)
 
     @property
@@ -80,6 +88,22 @@ class ListMarks:
         """Unmark every row."""
         self._pane.table.action_clear_marks()
 
+    def last_run_keys(self) -> frozenset[Hashable]:
+        """The rows of the last bulk run that are still listed."""
+        items = self._pane.items
+        return frozenset(k for k in self._last_run if k in items)
+
+    def can_mark_again(self) -> bool:
+        """True when the last bulk run's rows are listed and not all marked now."""
+        again = self.last_run_keys()
+        return bool(again) and self._pane.table.marked != again
+
+    def action_mark_again(self) -> None:
+        """Mark the rows of the last bulk run again (those still listed), and only those."""
+        again = self.last_run_keys()
+        if again:
+            self._pane.table.set_marks(again)
+
     def acts_on_marks(self, action: Action) -> bool:
         """True when ``action`` would run on the marked rows now."""
         return action.bulk and action.target == "item" and self.marked_count > 0
@@ -102,11 +126,13 @@ class ListMarks:
         """Run ``action`` on every marked row (one confirmation, live progress, summary)."""
         pane = self._pane
         items = self.marked_items()
+        ran_on = frozenset(pane.table.marked)
 
         def check(item: Mapping[str, Any]) -> tuple[bool, str]:
             return check_availability(pane.app, pane.spec, action, item)
 
         def set_marks(keys: set[Hashable]) -> None:
+            self._last_run = ran_on  # the run happened: M marks this set again
             pane.table.set_marks(keys)
 
         async def run() -> bool:

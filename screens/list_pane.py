@@ -54,6 +54,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     | J | list.json | Raw JSON of the item under the cursor |
     | f | list.quick_filter | Cycle the quick filter (kernels: architecture) |
     | ctrl+space | list.clear_marks | Shown as "N marked" while rows are marked; clears them |
+    | M | list.mark_again | After a bulk action, mark the rows it ran on again |
 
     Actions declared ``bulk`` run on every marked row when rows are marked (see
     :mod:`screens.list_marks`); the filter language is :mod:`tui.resources.filter_query`.
@@ -368,6 +369,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         return (
             getattr(self.app, "user_version", 0),
             self.marked_count,
+            self.can_mark_again(),
             *(self.check_action("run_action", (a.id,)) for a in self.spec.actions),
         )
 
@@ -429,6 +431,8 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
             return self.filter_input.has_focus or bool(self.filter_text or self.focus_query)
         if action == "clear_marks":
             return self.marked_count > 0
+        if action == "mark_again":
+            return self.can_mark_again()
         return True
 
     def _target(self, action: Action) -> dict[str, Any] | None:

@@ -325,3 +325,41 @@ async def test_a_bulk_run_waits_out_rate_limiting() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert sim.request_log.count("compute.instances.shutdown") == 2
+
+
+async def test_the_same_set_is_marked_again_with_one_key_for_the_next_action() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        sim = app.session.simulator
+        assert pane.check_action("mark_again", ()) is False  # no run yet
+        await mark(pilot, pane, "51200", "51201")
+        await pilot.press("R")
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("y")
+        progress = await finish_progress(pilot)
+        assert progress.summary is not None and progress.summary.done == 2
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pane.table.marked == frozenset()
+        assert pane.check_action("mark_again", ()) is True  # offered in the footer
+        await pilot.press("M")
+        await pilot.pause()
+        assert pane.table.marked == frozenset({"51200", "51201"})
+        assert pane.check_action("mark_again", ()) is False  # already marked
+
+        await pilot.press("d")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.typed == "delete 2"
+        await pilot.press(*"delete", "enter")
+        await pilot.pause()
+        hint = str(confirm.query_one("#confirm-hint").render())
+        assert "Type delete 2 exactly" in hint and "label" not in hint
+        confirm.query_one("#confirm-typed").value = ""  # type: ignore[attr-defined]
+        await pilot.press(*"delete 2", "enter")
+        progress = await finish_progress(pilot)
+        assert progress.summary is not None and progress.summary.done == 2
+        await pilot.press("enter")
+        await settle(pilot)
+        assert sim.request_log.count("compute.instances.delete") == 2
