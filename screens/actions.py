@@ -357,6 +357,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         load_record=ctx.load_record,
         name=ctx.label,
         context=ctx.item,
+        note=demo_note(ctx),
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
@@ -382,6 +383,16 @@ async def offer_next(ctx: ActionContext, body: Mapping[str, Any], answer: Any) -
             continue
         then = ActionContext(ctx.host, ctx.spec, follow, item, ctx.params)
         await run_plain(then, message=why)
+
+
+def demo_note(ctx: ActionContext) -> str:
+    """What the action's form says about the demo's simulated world ('' outside the demo)."""
+    if not ctx.session.demo:
+        return ""
+    from tui.simulator import handlers  # noqa: F401  (registers the notes with the handlers)
+    from tui.simulator.registry import DEMO_NOTES
+
+    return DEMO_NOTES.get(ctx.action.endpoint, "")
 
 
 async def run_plain(ctx: ActionContext, *, message: str = "") -> bool:

@@ -87,6 +87,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         title: Heading.
         submit: Sends the body.
         request_line: ``METHOD /path`` shown under the title.
+        note: A line under the request line (the demo says what its simulator accepts).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -102,6 +103,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     }
     RequestModal #form-title { text-style: bold; height: auto; }
     RequestModal #form-request { color: $text-muted; height: 1; }
+    RequestModal #form-note { color: $text-muted; height: auto; }
     RequestModal #form-general { color: $text-error; height: auto; }
     RequestModal #form-general.-hidden { display: none; }
     RequestModal #form-buttons { height: 1; align-horizontal: right; margin-top: 1; }
@@ -117,11 +119,15 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     send_label = "Send"
     """Text of the button that sends."""
 
-    def __init__(self, title: str, submit: Submit, *, request_line: str = "") -> None:
+    def __init__(
+        self, title: str, submit: Submit, *, request_line: str = "", note: str = ""
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.submit = submit
         self.request_line = request_line
+        self.note = note
+        """A line under the request (what the demo's simulator accepts), '' for none."""
         self.sending = False
         self.maybe_sent = False
         """A send's answer was lost: the server may have acted, so sending again asks first."""
@@ -131,6 +137,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             yield Static(Text(self.title_text), id="form-title")
             if self.request_line:
                 yield Static(Text(self.request_line), id="form-request")
+            if self.note:
+                yield Static(Text(self.note), id="form-note")
             yield from self.compose_body()
             yield Static("", id="form-general", classes="-hidden")
             with Horizontal(id="form-buttons"):
@@ -250,6 +258,7 @@ class FormModal(RequestModal):
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
         context: The item the form is about (its fields decide rules with no input of their
             own: a DNS record's type in its edit form).
+        note: A line under the request line (see :class:`RequestModal`).
     """
 
     def __init__(
@@ -267,8 +276,9 @@ class FormModal(RequestModal):
         load_record: LoadRecord | None = None,
         name: str = "",
         context: Mapping[str, Any] | None = None,
+        note: str = "",
     ) -> None:
-        super().__init__(title, submit, request_line=request_line)
+        super().__init__(title, submit, request_line=request_line, note=note)
         self.context = dict(context or {})
         """The item the form is about: the request's rules may be decided by its fields."""
         self.name_text = name

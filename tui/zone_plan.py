@@ -3,7 +3,9 @@
 Lines map to records by their ``; id <n>`` comment (:mod:`tui.zone_text`). A line without an id
 that equals a record no line claims is that record, unchanged (a deleted comment costs
 nothing). A record whose line was removed is deleted, unless a line with its id could not be
-mapped: nothing is applied for a line in error, so its record is kept as it is. Deletes run
+mapped: nothing is applied for a line in error, so its record is kept as it is. A line the API
+would refuse (judged by the records' request model: a name like ``bad$``) is such an error, so
+it fails in the plan rather than halfway through applying it. Deletes run
 first (the API wants other MX records gone before a Null MX, and a name free before a CNAME),
 then updates, then creates.
 """
@@ -14,6 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
+from tui.models.domains import RecordCreate
+from tui.resources.forms import validation_message
 from tui.zone_text import LineError, ParsedLine, parse_zone_text, record_line, service_of
 
 Op = Literal["+", "~", "-"]
@@ -144,6 +150,34 @@ def restore_body(record: Mapping[str, Any]) -> dict[str, Any]:
     return body
 
 
+def request_problem(record: Mapping[str, Any]) -> str | None:
+    """Why the API would refuse ``record`` (a parsed line) as a record, judged by the same
+    request model the New record form uses (a name like ``bad$``); None when it would not."""
+    try:
+        RecordCreate.model_validate(create_body(record))
+    except ValidationError as error:
+        parts = []
+        for entry in error.errors(include_url=False):
+            text = validation_message(entry)
+            where = ".".join(str(p) for p in entry.get("loc", ()))
+            parts.append(text if not where or text.startswith(where) else f"{where} {text}")
+        return "; ".join(parts)
+    return None
+
+
+def _refused(plan: ZonePlan, line: ParsedLine, old: Mapping[str, Any] | None) -> bool:
+    """True (and the line's error added) when the line changes its record, or makes a new
+    one, that the API would refuse; an unchanged record sends nothing, so it is not judged."""
+    unchanged = old is not None and old.get("type") == line.record["type"]
+    if unchanged and not _differences(old or {}, line.record):
+        return False
+    problem = request_problem(line.record)
+    if problem is None:
+        return False
+    plan.errors.append(LineError(line.number, line.text, problem, line.record_id))
+    return True
+
+
 def _describe(old: Mapping[str, Any], changed: Mapping[str, Any]) -> str:
     parts = []
     for key, value in changed.items():
@@ -184,6 +218,8 @@ def plan_from_lines(
         claimed.add(rid)
         old = current[rid]
         new = line.record
+        if _refused(plan, line, old):
+            continue
         if str(old.get("type")) != new["type"]:
             # The API cannot change a record's type: the old record goes, a new one comes.
             plan.changes.append(
@@ -211,6 +247,8 @@ def plan_from_lines(
         if same is not None and line.record_id is None:
             del unclaimed[same]  # the record as it is, written without its id
             continue
+        if line.record_id is None and _refused(plan, line, None):
+            continue
         replaced = replacing.get(line.number)
         fresh.append(
             Change(
@@ -225,6 +263,7 @@ def plan_from_lines(
     deletes = [Change("-", record_line(r), record_id=rid) for rid, r in unclaimed.items()]
     plan.changes = [*plan.changes, *deletes, *updates, *fresh]
     plan.changes.sort(key=lambda c: "-~+".index(c.op))
+    plan.errors.sort(key=lambda e: e.number)
     return plan
 
 

@@ -101,7 +101,7 @@ RECORDS = {
         {"name": "", "target": "mx2.example.org", "priority": "20"},
     ),
     "SRV": (
-        ["type", "target", "ttl_sec", "priority", "weight", "port", "protocol", "service"],
+        ["type", "service", "protocol", "target", "ttl_sec", "priority", "weight", "port"],
         {
             "service": "sip",
             "protocol": "tcp",
@@ -143,6 +143,34 @@ async def test_a_record_form_shows_only_its_types_fields_and_creates_it(kind: st
             assert (created["port"], created["weight"], created["priority"]) == (5060, 5, 10)
         if kind == "CAA":
             assert (created["tag"], created["target"]) == ("issue", "letsencrypt.org")
+            # The Records list shows its tag (issue, issuewild or iodef) beside the target.
+            pane = next(
+                p for p in app.screen.query(ResourceListPane) if p.spec.id == "domains.records"
+            )
+            key = pane.spec.item_key(created)
+            await wait_until(pilot, lambda: pane.table.row(key) is not None)
+            row = pane.table.row(key)
+            assert row is not None
+            cells = dict(zip((c.key for c in pane.spec.columns), row.cells, strict=True))
+            assert cells["tag"] == "issue"
+
+
+async def test_the_demo_import_form_names_the_nameserver_that_allows_transfers() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await open_area(pilot, "domains")
+        await pilot.press("I")
+        modal: FormModal = await wait_for_screen(pilot, FormModal)
+        note = str(modal.query_one("#form-note").render())
+        assert "ns1.allows-axfr.example" in note and "refuses" in note
+        form = modal.model_form
+        form.set_value("domain", "imported-demo.example")
+        form.set_value("remote_nameserver", "ns1.allows-axfr.example")
+        await pilot.press("ctrl+s")
+        await sent(pilot, modal)
+        domains = app.session.simulator.store.rows("domains.domains")
+        assert any(d["domain"] == "imported-demo.example" for d in domains)
 
 
 async def test_changing_the_type_hides_what_was_typed_for_the_other_type() -> None:

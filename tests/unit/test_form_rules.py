@@ -60,7 +60,7 @@ COMMON = ["type", "name", "target", "ttl_sec"]
         ("TXT", COMMON),
         ("PTR", COMMON),
         ("MX", [*COMMON, "priority"]),
-        ("SRV", ["type", "target", "ttl_sec", "priority", "weight", "port", "protocol", "service"]),
+        ("SRV", ["type", "service", "protocol", "target", "ttl_sec", "priority", "weight", "port"]),
         ("CAA", [*COMMON, "tag"]),
     ],
 )

@@ -247,3 +247,20 @@ def test_txt_escapes_decode() -> None:
 def test_ttl_directive_applies_to_following_lines() -> None:
     parsed = parse_zone_text("$TTL 300\nwww IN A 192.0.2.1\n", ZONE)
     assert parsed.lines[0].record["ttl_sec"] == 300
+
+
+def test_a_name_the_api_would_refuse_fails_in_the_plan_and_keeps_its_record() -> None:
+    source = edit(line_of(2), "bad$ 3600 IN A 203.0.113.10  ; id 2")
+    source += "new$ IN A 192.0.2.1\n"
+    source += '@ IN CAA 0 issue "not a domain"\n'
+    source += "ok IN A 192.0.2.1\n"
+    plan = plan_zone(ZONE, RECORDS, source)
+    assert [(c.op, c.body) for c in plan.changes] == [
+        ("+", {"type": "A", "name": "ok", "target": "192.0.2.1"})
+    ]  # record 2 is neither renamed nor deleted
+    reasons = [(e.record_id, e.reason) for e in plan.errors]
+    assert reasons[0] == (2, reasons[1][1])
+    assert reasons[1][0] is None and reasons[1][1].startswith("name must be a host name")
+    assert reasons[2][1].startswith("target must be the issuer's domain")
+    # Records the API already holds are not judged when their lines do not change them.
+    assert plan_zone(ZONE, RECORDS, text()).errors == []

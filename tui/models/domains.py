@@ -524,6 +524,12 @@ class _RecordFields(RequestModel):
     name: RecordName | None = None
     """Host name in the zone (www, mail, _dmarc ...); empty or omitted for the zone itself.
     Required for CNAME; unused for SRV (service and protocol name it)."""
+    # Service and protocol come next: they name an SRV record, as name names the others.
+    service: Annotated[str, StringConstraints(pattern=_SERVICE.pattern)] | None = None
+    """SRV only: service such as sip or xmpp-server (an underscore is prepended and a period
+    appended)."""
+    protocol: Annotated[str, StringConstraints(pattern=_PROTOCOL.pattern)] | None = None
+    """SRV only: protocol such as tcp or udp (an underscore is prepended)."""
     target: str | None = None
     """A: IPv4 address or [remote_addr] (your address). AAAA: IPv6 address. NS, MX, CNAME:
     a domain name (MX: empty, with an empty name, makes a Null MX: no mail). TXT: the
@@ -538,11 +544,6 @@ class _RecordFields(RequestModel):
     """SRV only, 0 to 65535: share among records of equal priority."""
     port: Port | None = None
     """SRV only, 0 to 65535: port of the service."""
-    protocol: Annotated[str, StringConstraints(pattern=_PROTOCOL.pattern)] | None = None
-    """SRV only: protocol such as tcp or udp (an underscore is prepended)."""
-    service: Annotated[str, StringConstraints(pattern=_SERVICE.pattern)] | None = None
-    """SRV only: service such as sip or xmpp-server (an underscore is prepended and a period
-    appended)."""
     tag: CaaTag | None = None
     """CAA only: issue, issuewild or iodef."""
 

@@ -21,6 +21,7 @@ RECORDS = ResourceSpec(
         Column("target", "Target"),
         Column("ttl_sec", "TTL", "int", 8),
         Column("priority", "Prio", "int", 5),
+        Column("tag", "Tag", width=9),  # a CAA record's issue, issuewild or iodef
         Column("id", "ID", "int", 9),
     ),
     sections=(

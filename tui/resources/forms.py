@@ -1069,7 +1069,7 @@ def build_body(
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
             name = _loc_name(error.get("loc", ()))
-            place(form, name, _message(error, form.field(name)), result)
+            place(form, name, validation_message(error, form.field(name)), result)
         return result
     result.body = _sent(model, body)
     return result
@@ -1098,7 +1098,7 @@ def _loc_name(loc: Iterable[Any]) -> str:
     return ".".join(str(p) for p in loc)
 
 
-def _message(error: Mapping[str, Any], form_field: FormField | None = None) -> str:
+def validation_message(error: Mapping[str, Any], form_field: FormField | None = None) -> str:
     """A pydantic error in words a user reads (pydantic's own text names regexes and types).
 
     Args:

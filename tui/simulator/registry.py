@@ -47,6 +47,17 @@ class RawRoute:
 
 RAW_ROUTES: list[RawRoute] = []
 
+DEMO_NOTES: dict[str, str] = {}
+"""Endpoint name -> what its form tells a demo user about the simulator (which nameserver
+allows zone transfers): facts of the simulated world a user cannot know otherwise."""
+
+
+def demo_note(name: str, text: str) -> None:
+    """Register what the form of endpoint ``name`` says in demo mode."""
+    if name not in REGISTRY:
+        raise KeyError(f"no endpoint named {name!r}")
+    DEMO_NOTES[name] = text
+
 
 def handles(name: str) -> Callable[[Handler], Handler]:
     """Register the handler of endpoint ``name`` (a key of the endpoint registry).

@@ -65,7 +65,7 @@ from urllib.parse import urlparse
 from tui.simulator.context import Collection, Ctx, public
 from tui.simulator.errors import SimError, conflict, not_found
 from tui.simulator.handlers.images import drop_grants
-from tui.simulator.registry import handles
+from tui.simulator.registry import demo_note, handles
 from tui.simulator.store import Store
 from tui.simulator.validate import EMAIL, Check, is_ip
 
@@ -146,6 +146,12 @@ AXFR_ALLOWS = ("ns1.allows-axfr.example", "ns2.allows-axfr.example")
 """Simulated remote nameservers that allow the service to transfer any zone."""
 AXFR_REFUSES = ("ns1.refuses-axfr.example",)
 """Simulated remote nameservers that answer but refuse zone transfers."""
+
+demo_note(
+    "domains.import",
+    f"Demo: {AXFR_ALLOWS[0]} and {AXFR_ALLOWS[1]} allow zone transfers (any zone); "
+    f"{AXFR_REFUSES[0]} refuses them.",
+)
 
 _DNS_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)")
