@@ -369,17 +369,12 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
 
 async def offer_next(ctx: ActionContext, body: Mapping[str, Any], answer: Any) -> None:
     """Offer the item's follow-up actions the sent body calls for (:attr:`Action.offer_after`):
-    each asks for its own confirmation, which says why it is offered."""
-    from screens.shell import check_availability
-
+    each asks for its own confirmation, which says why it is offered. Whoever could send the
+    request may send its follow-up (the same item, the same grant); the API has the last word."""
     item = dict(answer) if isinstance(answer, Mapping) else ctx.item
     for name, (action_id, why) in ctx.action.offer_after.items():
         follow = ctx.spec.action(action_id)
         if follow is None or dig(body, name) is None:
-            continue
-        enabled, reason = check_availability(ctx.app, ctx.spec, follow, item)
-        if not enabled:
-            ctx.app.notify(f"{why} ({reason})", title=follow.label, markup=False)
             continue
         then = ActionContext(ctx.host, ctx.spec, follow, item, ctx.params)
         await run_plain(then, message=why)
