@@ -36,7 +36,7 @@ from tui.refresh import describe_error
 from tui.resources.format import format_value
 from tui.resources.rows import TableColumn, TableRow
 from tui.transfers.listing import Entry, FolderListing, breadcrumb, parent_of
-from tui.transfers.progress import human_bytes
+from tui.transfers.progress import human_size
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected
 
@@ -61,7 +61,7 @@ def entry_row(entry: Entry) -> TableRow:
         key=entry.key,
         cells=(
             entry.name,
-            "folder" if entry.folder else human_bytes(entry.size),
+            "folder" if entry.folder else human_size(entry.size),
             modified,
             "" if entry.folder else entry.content_type,
         ),

@@ -16,6 +16,7 @@ from screens.transfer_dialogs import ConflictModal, LocalPathModal, ShareModal, 
 from screens.transfer_progress import TransferModal
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
+from tui.transfers.last_folder import last_download_folder, remember_download_folder
 from tui.transfers.listing import Entry, walk_objects
 from tui.transfers.objects import (
     download_batch,
@@ -27,7 +28,7 @@ from tui.transfers.objects import (
     upload_batch,
 )
 from tui.transfers.plan import ConflictPolicy, download_items, upload_items
-from tui.transfers.progress import Batch, State, human_bytes
+from tui.transfers.progress import Batch, State, human_size
 
 
 class BucketBrowserPane(Protocol):
@@ -96,11 +97,14 @@ async def share_object(pane: BucketBrowserPane, entry: Entry) -> None:
 async def download(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
     """``D``: the chosen objects (folders: their contents) to a local directory."""
     what = chosen[0].name if len(chosen) == 1 else f"{len(chosen)} entries"
+    profile = getattr(pane.app, "profile_name", "default")
+    start = str(last_download_folder(profile)).rstrip("/") + "/"
     directory = await pane.app.push_screen_wait(
-        LocalPathModal(f"Download {what} to the directory:", str(Path.cwd()) + "/", "directory")
+        LocalPathModal(f"Download {what} to the directory:", start, "directory")
     )
     if directory is None:
         return
+    remember_download_folder(profile, directory)
     objects = await expand(pane, chosen)
     if objects is None:
         return
@@ -122,7 +126,7 @@ async def download(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
     async def work() -> None:
         await run_downloads(client, pane.params, items, progresses, batch)
 
-    size = human_bytes(sum(o.size for o in objects))
+    size = human_size(sum(o.size for o in objects))
     title = f"Download {len(objects)} object(s), {size}, to {directory}"
     await pane.app.push_screen_wait(TransferModal(title, batch, work, retry=work))
     _tell(pane, "Download", batch)
@@ -144,8 +148,8 @@ async def upload(pane: BucketBrowserPane) -> None:
     if not items:
         pane.app.notify("There are no files to upload there.", title="Upload")
         return
-    total = human_bytes(sum(i.size for i in items))
-    listed = "\n".join(f"{i.key}  ({human_bytes(i.size)}, {i.content_type})" for i in items[:8])
+    total = human_size(sum(i.size for i in items))
+    listed = "\n".join(f"{i.key}  ({human_size(i.size)}, {i.content_type})" for i in items[:8])
     more = f"\n... and {len(items) - 8} more" if len(items) > 8 else ""
     left_out = (
         f"\nLeft out: {len(problems)} (not readable or not regular files)" if problems else ""
@@ -165,7 +169,7 @@ async def upload(pane: BucketBrowserPane) -> None:
     async def work() -> None:
         await run_uploads(client, pane.params, items, progresses, batch)
 
-    title = f"Upload {len(items)} file(s), {human_bytes(sum(i.size for i in items))}, to {here}"
+    title = f"Upload {len(items)} file(s), {human_size(sum(i.size for i in items))}, to {here}"
     await pane.app.push_screen_wait(TransferModal(title, batch, work, retry=work))
     _tell(pane, "Upload", batch)
     pane.transfers_done()
@@ -180,7 +184,7 @@ async def delete(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
         pane.app.notify("There is nothing to delete there.", title="Delete")
         return
     count = len(objects)
-    size = human_bytes(sum(o.size for o in objects))
+    size = human_size(sum(o.size for o in objects))
     names = "\n".join(o.key for o in objects[:8]) + ("\n..." if count > 8 else "")
     names = f"DELETE through pre-signed URLs ({_url_line(pane)})\n{names}"
     typed = f"delete {count}"

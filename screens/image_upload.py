@@ -17,7 +17,7 @@ from screens.transfer_dialogs import LocalPathModal
 from screens.transfer_progress import TransferModal
 from tui.resources.forms import form_for, with_pickers
 from tui.transfers.images import image_file_problem, upload_image_file
-from tui.transfers.progress import Batch, State, human_bytes
+from tui.transfers.progress import Batch, State, human_size
 from tui.transfers.stream import TransferFailed
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ async def send_data(ctx: ActionContext, label: str, upload_to: str) -> bool:
             return
         progress.finish(State.DONE)
 
-    title = f"Upload {chosen.name} ({human_bytes(progress.size or 0)}) as image {label}"
+    title = f"Upload {chosen.name} ({human_size(progress.size or 0)}) as image {label}"
     await ctx.app.push_screen_wait(TransferModal(title, batch, work, retry=work))
     if progress.state is State.DONE:
         ctx.done(f"{label}: data uploaded; the image becomes available once processed")

@@ -92,10 +92,10 @@ def test_upload_a_file_and_download_it_back(terminal: Terminal, workdir: Path) -
     terminal.keys("Tab")  # completes to payload.bin
     terminal.wait_for("payload.bin")
     terminal.keys("Enter")
-    terminal.wait_for("Upload 1 file(s), 293.0 KB")
+    terminal.wait_for("Upload 1 file(s), 293 KB")
     terminal.keys("y")
     screen = terminal.wait_for("Finished: 1 done")
-    assert "1/1 files" in screen and "293.0 KB / 293.0 KB" in screen
+    assert "1/1 files" in screen and "293 KB / 293 KB" in screen
     terminal.keys("Enter")
     terminal.wait_for("application/octet-stream")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tui.resources.format import human_size
 from tui.transfers.listing import Entry, breadcrumb, guess_type, parent_of
 from tui.transfers.local_paths import complete
 from tui.transfers.plan import (
@@ -15,7 +16,7 @@ from tui.transfers.plan import (
     safe_relative,
     upload_items,
 )
-from tui.transfers.progress import Batch, State, human_bytes, human_duration
+from tui.transfers.progress import Batch, State, human_duration
 
 
 def obj(key: str, size: int = 1) -> Entry:
@@ -104,10 +105,22 @@ def test_progress_text_reads_without_colour() -> None:
     first.add(0)
     now[0] = 101.0
     first.add(2 * 1024 * 1024)
-    assert first.text() == "2.0 MB / 4.0 MB   50%  2.0 MB/s  ETA 0:01"
-    assert batch.total_text() == "0/2 files  2.0 MB / 8.0 MB   25%  2.0 MB/s  ETA 0:03"
+    assert first.text() == "2 MB / 4 MB   50%  2 MB/s  ETA 0:01"
+    assert batch.total_text() == "0/2 files  2 MB / 8 MB   25%  2 MB/s  ETA 0:03"
     first.finish(State.FAILED, "HTTP 500")
-    assert first.text() == "failed (4.0 MB): HTTP 500"
+    assert first.text() == "failed (4 MB): HTTP 500"
     assert batch.summary() == "1 failed"
-    assert human_bytes(1536) == "1.5 KB" and human_duration(3725) == "1:02:05"
+    assert human_size(1536) == "1.5 KB" and human_duration(3725) == "1:02:05"
     assert human_duration(None) == "--:--"
+
+
+def test_a_batch_that_moves_no_bytes_counts_files_only() -> None:
+    batch = Batch(clock=lambda: 100.0)
+    first = batch.add("old/a.txt", None)  # deletions: no size, no bytes
+    batch.add("old/b.txt", None)
+    batch.begin()
+    first.state = State.RUNNING
+    assert first.text() == "running"
+    assert batch.total_text() == "0/2 files"
+    first.finish(State.DONE)
+    assert batch.total_text() == "1/2 files" and "0 B" not in first.text()

@@ -35,7 +35,7 @@ def test_type_rows_grouped_by_class_cheapest_first_with_prices() -> None:
     assert groups[0] == "nanode" and groups[-1] == "highmem"
     assert groups == sorted(groups, key=groups.index)  # each class in one block
     std2 = next(row for row in table.rows if row.value == "std-2")
-    assert std2.cells[1:] == ("std-2", "2", "4 GB", "80 GB", "4 TB", "$24.00", "$0.0329")
+    assert std2.cells[1:] == ("std-2", "2", "4 GB", "80 GB", "3.9 TB", "$24.00", "$0.0329")
     assert std2.text == "std-2 — Standard 4 GB"
 
 

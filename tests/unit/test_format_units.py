@@ -19,6 +19,9 @@ from tui.resources.stats import axis_ticks
         (512, "bytes", "512 B"),
         (1024, "gb", "1 TB"),
         (0, "mb", "0 B"),
+        (2_000_000, "bytes", "1.9 MB"),  # binary throughout, as the API counts memory
+        (4096, "mb", "4 GB"),
+        (4000, "gb", "3.9 TB"),
     ],
 )
 def test_sizes_read_alike(value: float, unit: str, text: str) -> None:
@@ -48,3 +51,13 @@ def _fields(spec):  # type: ignore[no-untyped-def]
 )
 def test_axis_ticks_are_whole_numbers(lo: int, hi: int, ticks: list[int]) -> None:
     assert axis_ticks(lo, hi) == ticks
+
+
+def test_a_types_transfer_reads_the_same_in_the_chooser_and_the_detail() -> None:
+    from tui.resources.choosers import TYPE_FACTS
+
+    kind = {"id": "std-2", "memory": 4096, "disk": 81920, "transfer": 4000}
+    chooser = {c.title: c.cell(kind) for c in TYPE_FACTS.columns}
+    detail = {f.key: field_display(kind, f) for f in _fields(SPECS["compute.types"]).values()}
+    assert chooser["Transfer"] == detail["transfer"] == "3.9 TB"
+    assert chooser["RAM"] == detail["memory"] == "4 GB"

@@ -66,14 +66,6 @@ def _hourly(item: Mapping[str, Any]) -> str:
     return hourly(price.hourly) if price else "n/a"
 
 
-def _transfer(item: Mapping[str, Any]) -> str:
-    # The API counts transfer in decimal GB; a quota reads as providers write it (4 TB).
-    value = item.get("transfer")
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return ""
-    return f"{value / 1000:g} TB" if value >= 1000 else f"{value:g} GB"
-
-
 def _network_out(item: Mapping[str, Any]) -> str:
     value = item.get("network_out")
     if not isinstance(value, int | float):
@@ -304,7 +296,7 @@ TYPE_FACTS = Facts(
         FactColumn("vCPU", text("vcpus"), right=True),
         FactColumn("RAM", size("memory", "mb"), right=True),
         FactColumn("Disk", size("disk", "mb"), right=True),
-        FactColumn("Transfer", _transfer, right=True),
+        FactColumn("Transfer", size("transfer", "gb"), right=True),
         FactColumn("Net out", _network_out, right=True),
         FactColumn("$/month", _monthly, right=True),
         FactColumn("$/hour", _hourly, right=True),

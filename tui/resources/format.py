@@ -106,9 +106,14 @@ _SIZE_UNITS = ("B", "KB", "MB", "GB", "TB", "PB")
 def human_size(value: float, unit: SizeUnit = "bytes") -> str:
     """A size or amount of data in the largest unit that keeps it at or above 1.
 
-    Every size and transfer figure goes through here, so a list never mixes ``200 GB`` with
-    ``40.0 GB``: whole numbers show no decimals, others one (``1.5 GB``), and from 100 on
-    none (``117 GB``).
+    Every size and amount of data in the app goes through here (list cells, details, type
+    choosers, transfer quotas, object sizes and transfer progress), so a list never mixes
+    ``200 GB`` with ``40.0 GB``: whole numbers show no decimals, others one (``1.5 GB``),
+    and from 100 on none (``117 GB``).
+
+    Units are binary throughout (1 KB = 1024 B, 1 GB = 1024 MB), because that is how the API
+    counts memory and disks (the 4 GB type has 4096 MB): so a 4000 GB transfer quota reads
+    ``3.9 TB`` wherever it is shown, and 2,000,000 bytes ``1.9 MB``.
 
     Args:
         value: The amount.

@@ -1,8 +1,9 @@
 """Progress accounting of a batch of transfers: bytes, rate, ETA and the state of each file.
 
 Headless: workers add bytes as they move them; the transfer dialog reads :class:`Batch` on a
-timer and draws it. Every figure is also given as text (``12.0 MB / 256 MB  48.2 MB/s  ETA
-0:05``) so progress reads without colour.
+timer and draws it. Every figure is also given as text (``12 MB / 256 MB  48.2 MB/s  ETA
+0:05``) so progress reads without colour; sizes read as everywhere else (:func:`human_size`).
+A batch that moves no bytes (deletions) counts files only.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from tui.resources.format import human_size
 
 RATE_WINDOW = 3.0
 """Seconds of samples the rate is measured over (recent speed, not the average since start)."""
@@ -30,16 +33,6 @@ class State(StrEnum):
 
 
 FINAL_STATES = frozenset({State.DONE, State.SKIPPED, State.FAILED, State.CANCELLED})
-
-
-def human_bytes(count: float) -> str:
-    """``1536`` -> ``1.5 KB`` (powers of 1024, one decimal from KB up)."""
-    value = float(count)
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if abs(value) < 1024 or unit == "TB":
-            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TB"  # pragma: no cover - the loop returns
 
 
 def human_duration(seconds: float | None) -> str:
@@ -110,12 +103,14 @@ class FileProgress:
         return min(1.0, self.done / self.size)
 
     def text(self) -> str:
-        """``3.0 MB / 12.0 MB  25%`` (or the state and reason once final)."""
-        if self.state in FINAL_STATES or self.state is State.WAITING:
+        """``3 MB / 12 MB  25%`` (or the state and reason once final, or while no byte of a
+        file of unknown size has moved: a deletion is ``running``, never ``0 B / ?``)."""
+        quiet = self.size is None and not self.done
+        if self.state in FINAL_STATES or self.state is State.WAITING or quiet:
             detail = f": {self.reason}" if self.reason else ""
-            size = f" ({human_bytes(self.size)})" if self.size is not None else ""
+            size = f" ({human_size(self.size)})" if self.size is not None else ""
             return f"{self.state.value}{size}{detail}"
-        total = human_bytes(self.size) if self.size is not None else "?"
+        total = human_size(self.size) if self.size is not None else "?"
         share = self.fraction
         percent = f"  {share * 100:3.0f}%" if share is not None else ""
         retry = f"  ({self.reason})" if self.state is State.RETRYING and self.reason else ""
@@ -123,8 +118,8 @@ class FileProgress:
         rate = self.rate()
         if rate > 0:
             left = (self.size - self.done) / rate if self.size is not None else None
-            speed = f"  {human_bytes(rate)}/s  ETA {human_duration(left)}"
-        return f"{human_bytes(self.done)} / {total}{percent}{speed}{retry}"
+            speed = f"  {human_size(rate)}/s  ETA {human_duration(left)}"
+        return f"{human_size(self.done)} / {total}{percent}{speed}{retry}"
 
 
 @dataclass
@@ -210,14 +205,17 @@ class Batch:
         return all(f.state in FINAL_STATES for f in self.files)
 
     def total_text(self) -> str:
-        """``3/10 files  12.0 MB / 256 MB  48%  48.2 MB/s  ETA 0:05``."""
+        """``3/10 files  12 MB / 256 MB  48%  48.2 MB/s  ETA 0:05``; ``3/10 files`` alone
+        when the batch moves no bytes (deletions: never ``0 B / 0 B``)."""
         total = self.total_bytes
         done_files = self.count(*FINAL_STATES)
+        if not total and not self.moved_bytes:
+            return f"{done_files}/{len(self.files)} files"
         percent = f"  {min(100.0, self.moved_bytes * 100 / total):3.0f}%" if total else ""
         return (
             f"{done_files}/{len(self.files)} files  "
-            f"{human_bytes(self.moved_bytes)} / {human_bytes(total)}{percent}  "
-            f"{human_bytes(self.rate())}/s  ETA {human_duration(self.eta())}"
+            f"{human_size(self.moved_bytes)} / {human_size(total)}{percent}  "
+            f"{human_size(self.rate())}/s  ETA {human_duration(self.eta())}"
         )
 
     def summary(self) -> str:
