@@ -7,10 +7,12 @@ Bindings:
 | / | log.filter | Filter as you type (every word must occur) |
 | r | log.reload | Read the log again |
 | escape | log.clear_filter | Clear the filter |
+| enter | table.select | The change in words (local time, target, outcome, request) |
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -21,6 +23,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from screens.shell import ShellScreen
+from screens.text_modal import TextModal
 from tui.activity import ActivityEntry
 from tui.resources.rows import TableColumn, TableRow
 from widgets.resource_table import ResourceTable
@@ -28,10 +31,10 @@ from widgets.table_messages import Selected
 
 COLUMNS = (
     TableColumn("Time (UTC)", 19),
+    TableColumn("Outcome", 12, status=True),  # before the long texts: shown at any width
     TableColumn("Method", 6),
-    TableColumn("Path"),
     TableColumn("Target"),
-    TableColumn("Outcome", status=True),
+    TableColumn("Path"),
     TableColumn("Reason"),
 )
 
@@ -39,14 +42,37 @@ COLUMNS = (
 def entry_row(index: int, entry: ActivityEntry) -> TableRow:
     """The table row of one logged change (literal text: labels come from the API)."""
     target = entry.target + (f" #{entry.target_id}" if entry.target_id else "")
-    cells = (entry.when, entry.method, entry.path, target, entry.outcome, entry.reason)
+    cells = (entry.when, entry.outcome, entry.method, target, entry.path, entry.reason)
     return TableRow(
         index,
         cells,
-        (-entry.time, entry.method, entry.path, target, entry.outcome, entry.reason),
+        (-entry.time, entry.outcome, entry.method, target, entry.path, entry.reason),
         "ok" if entry.ok else "error",
         entry.text().lower(),
     )
+
+
+class EntryScreen(TextModal):
+    """One logged change in words: local time, target, outcome, request (``J``: raw JSON)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,enter", "dismiss", "Close", id="log.entry_close"),
+        Binding("J", "json", "JSON", id="log.entry_json"),
+    ]
+
+    def __init__(self, entry: ActivityEntry) -> None:
+        body = Text()
+        for heading, text in entry.details():
+            body.append(f"{heading:<9}", style="bold")
+            body.append(f"{text}\n")  # literal: labels and reasons come from the API
+        super().__init__(f"Change {entry.method} {entry.path}", body, "escape closes · J raw JSON")
+        self.entry = entry
+
+    def action_json(self) -> None:
+        """The entry as it is stored."""
+        from screens.pane import show_json
+
+        show_json(self, f"change {self.entry.method} {self.entry.path}", asdict(self.entry))
 
 
 class ActivityLogScreen(ShellScreen):
@@ -125,12 +151,9 @@ class ActivityLogScreen(ShellScreen):
     @on(ResourceTable.Selected)
     def _selected(self, event: Selected) -> None:
         event.stop()
-        from screens.pane import show_json
-
         index = event.key
         if isinstance(index, int) and 0 <= index < len(self.entries):
-            entry = self.entries[index]
-            show_json(self, f"change {entry.method} {entry.path}", entry.__dict__)
+            self.app.push_screen(EntryScreen(self.entries[index]))
 
     def action_filter(self) -> None:
         """Focus the filter."""

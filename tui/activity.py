@@ -65,6 +65,28 @@ class ActivityEntry:
         """The time as ``YYYY-MM-DD HH:MM:SS`` UTC."""
         return datetime.fromtimestamp(self.time, UTC).strftime("%Y-%m-%d %H:%M:%S")
 
+    @property
+    def local_when(self) -> str:
+        """The time in the machine's time zone: ``2026-11-26 02:12:03 CET``."""
+        return datetime.fromtimestamp(self.time).astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
+
+    def details(self) -> list[tuple[str, str]]:
+        """The entry as ``(heading, text)`` lines a person reads (what the log entry opens)."""
+        target = self.target or "—"
+        if self.target_id:
+            target += f" (id {self.target_id})"
+        outcome = "accepted by the API" if self.ok else f"refused: {self.outcome}"
+        lines = [
+            ("When", f"{self.local_when} ({self.when} UTC)"),
+            ("Target", target),
+            ("Outcome", outcome),
+            ("Request", f"{self.method} {self.path}"),
+        ]
+        if self.reason:
+            lines.append(("Reason", self.reason))
+        lines.append(("Session", self.session or "—"))
+        return lines
+
     def text(self) -> str:
         """Everything the filter searches, in one line."""
         parts = (self.when, self.method, self.path, self.target, self.target_id, self.outcome)

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tui.resources.areas import SPECS
-from tui.resources.format import human_size
+from tui.resources.format import human_size, or_missing
 from tui.resources.rows import item_key_of
 from tui.resources.spec import TRANSITIONAL_STATUSES
 
@@ -92,7 +92,8 @@ class CountLine:
 
 
 def _by(items: Iterable[Mapping[str, Any]], key: Callable[[Mapping[str, Any]], Any]) -> str:
-    counts = Counter(str(key(i)) for i in items)
+    # A status the API left out counts as "—" (never "None": "1 —; 1 nodes").
+    counts = Counter(or_missing(key(i)) for i in items)
     return ", ".join(f"{n:,} {name}" for name, n in counts.most_common())
 
 

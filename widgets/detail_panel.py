@@ -14,10 +14,10 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.resources.format import field_display
+from tui.resources.format import MISSING, field_display
 from tui.resources.spec import Section
 
-EMPTY = "—"
+EMPTY = MISSING
 
 
 def section_table(

@@ -3,6 +3,7 @@ read-only sessions (issue 15)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from typing import Any
@@ -317,3 +318,30 @@ async def test_a_delete_that_fails_in_the_ui_is_logged_with_its_label() -> None:
         entry = app.activity.read()[0]
         assert (entry.method, entry.path) == ("DELETE", f"/volumes/{item['id']}")
         assert (entry.ok, entry.status, entry.target) == (False, 404, item["label"])
+
+
+async def test_a_log_entry_opens_in_words_and_its_outcome_shows_at_120_columns() -> None:
+    from screens.activity_log import EntryScreen
+    from tests.ui.keyboard import screen_text
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        with contextlib.suppress(NotFound):
+            await app.session.client.call("volumes.delete", {"volumeId": 999999})
+        app.run_command("log")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ActivityLogScreen)
+        shown = screen_text(app)
+        assert "Outcome" in shown and "failed (404)" in shown
+        screen.table.focus()
+        await pilot.press("enter")
+        entry = await wait_for_screen(pilot, EntryScreen)
+        text = str(entry.query_one(".text-modal-body").render())
+        assert "Request  DELETE /volumes/999999" in text
+        assert "Outcome  refused: failed (404)" in text
+        assert "UTC)" in text and entry.entry.local_when in text  # local time, then UTC
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen

@@ -118,6 +118,20 @@ def test_attention_rules() -> None:
     assert lines["Volumes"].total is None  # not arrived yet
 
 
+def test_a_value_the_api_leaves_out_reads_as_a_dash_never_none() -> None:
+    from tui.resources.forms import CHOICE_SOURCES
+
+    # As the API's own examples serve a cluster: no status; one pool with one node.
+    data = OverviewData(
+        parts={"clusters": [{"id": 7, "label": "example"}]},
+        pools={"7": [{"id": 1, "nodes": [{"id": "n1"}]}]},
+    )
+    line = next(line for line in counts(data) if line.area == "Kubernetes clusters")
+    assert line.detail == "1 —; 1 nodes"
+    text, _value = CHOICE_SOURCES["compute_id"].option({"id": 5, "label": "web", "region": None})
+    assert text == "web (#5, —)" and "None" not in text
+
+
 def test_an_attention_query_becomes_the_list_filter_where_the_list_has_the_language() -> None:
     from types import SimpleNamespace
 

@@ -61,6 +61,15 @@ BADGE_SYMBOL: dict[Tone, str] = {
 
 SECRET_MASK = "••••••••"
 
+MISSING = "—"
+"""What a value the API leaves out reads as wherever it is named in words (a detail field, a
+count's breakdown, a choice's text): never ``None``. List cells stay blank instead."""
+
+
+def or_missing(value: Any, kind: ValueKind = "text") -> str:
+    """:func:`format_value` of ``value``, or :data:`MISSING` when that is empty."""
+    return format_value(value, kind) or MISSING
+
 
 def status_tone(status: str | None, transitional: frozenset[str] = frozenset()) -> Tone:
     """Classify a status for its badge.

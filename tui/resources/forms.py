@@ -35,6 +35,7 @@ from tui.models.rules import NOT_SENT, When
 from tui.resources import choosers
 from tui.resources.choosers import Facts
 from tui.resources.form_rules import deciding_values, hidden_names, required_now
+from tui.resources.format import MISSING
 from tui.resources.spec import dig
 
 FieldKind = Literal[
@@ -212,7 +213,11 @@ def next_minor(version: str) -> str | None:
 
 
 class _Lenient(dict[str, Any]):
-    """``format_map`` source that shows missing keys as empty text."""
+    """``format_map`` source that shows missing keys as empty text, and keys the API sent as
+    null as ``—`` (an option never reads ``(#12, None)``)."""
+
+    def __init__(self, item: Mapping[str, Any]) -> None:
+        super().__init__({k: MISSING if v is None else v for k, v in item.items()})
 
     def __missing__(self, key: str) -> str:
         return ""
