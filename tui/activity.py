@@ -68,7 +68,7 @@ class ActivityEntry:
     @property
     def local_when(self) -> str:
         """The time in the machine's time zone: ``2026-11-26 02:12:03 CET``."""
-        return datetime.fromtimestamp(self.time).astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
+        return _local(self.time)
 
     def details(self) -> list[tuple[str, str]]:
         """The entry as ``(heading, text)`` lines a person reads (what the log entry opens)."""
@@ -76,15 +76,22 @@ class ActivityEntry:
         if self.target_id:
             target += f" (id {self.target_id})"
         outcome = "accepted by the API" if self.ok else f"refused: {self.outcome}"
+        when = self.local_when
+        if datetime.fromtimestamp(self.time).astimezone().utcoffset():
+            when += f" ({self.when} UTC)"  # the table's column is in UTC
+        try:
+            session = f"started {_local(float(self.session))}"
+        except ValueError:
+            session = self.session or "—"
         lines = [
-            ("When", f"{self.local_when} ({self.when} UTC)"),
+            ("When", when),
             ("Target", target),
             ("Outcome", outcome),
             ("Request", f"{self.method} {self.path}"),
         ]
         if self.reason:
             lines.append(("Reason", self.reason))
-        lines.append(("Session", self.session or "—"))
+        lines.append(("Session", session))
         return lines
 
     def text(self) -> str:
@@ -97,6 +104,11 @@ class ActivityEntry:
         target = f" ({self.target})" if self.target else ""
         stamp = datetime.fromtimestamp(self.time, UTC).strftime("%m-%d %H:%M")
         return f"{stamp} {self.method} {self.path}{target} {self.outcome}"
+
+
+def _local(epoch: float) -> str:
+    """``epoch`` in the machine's time zone, named: ``2026-11-26 02:12:03 CET``."""
+    return datetime.fromtimestamp(epoch).astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
 
 
 class ActivityLog:

@@ -36,6 +36,30 @@ def test_the_activity_log_rotates_and_reads_newest_first(tmp_path: Path) -> None
     assert ActivityLog("p", folder=tmp_path).previous[0].path == "/volumes/19"
 
 
+def test_an_entry_reads_in_local_time_with_utc_beside_it(monkeypatch: Any) -> None:
+    import time
+
+    from tui.activity import ActivityEntry
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:
+        entry = ActivityEntry(
+            1_795_654_377.0, "1795654000.5", "DELETE", "/volumes/9", "scratch", ok=False,
+            status=404, reason="Not found",
+        )  # fmt: skip
+        lines = dict(entry.details())
+        assert lines["When"] == "2026-11-26 01:52:57 CET (2026-11-26 00:52:57 UTC)"
+        assert lines["Target"] == "scratch"
+        assert lines["Outcome"] == "refused: failed (404)"
+        assert lines["Request"] == "DELETE /volumes/9"
+        assert lines["Reason"] == "Not found"
+        assert lines["Session"] == "started 2026-11-26 01:46:40 CET"
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
 def test_a_damaged_line_is_skipped(tmp_path: Path) -> None:
     log = ActivityLog("p", folder=tmp_path)
     log.record(ChangeEvent("POST", "/tags", True, target="a"))
