@@ -185,16 +185,22 @@ async def test_overwrite_prompt_skip_rename_and_overwrite(tmp_path: Path) -> Non
         assert not [p for p in out.iterdir() if p.name.endswith(".part")]
 
 
+async def _download_readme(pilot: Pilot[Any]) -> LocalPathModal:
+    """Open the site bucket's browser and press D on README.txt: the folder dialog."""
+    await settle(pilot)
+    pane = await open_browser(pilot)
+    assert pane.table.move_cursor("README.txt")
+    await pilot.press("D")
+    modal: LocalPathModal = await wait_for_screen(pilot, LocalPathModal)
+    return modal
+
+
 async def test_the_download_dialog_starts_in_the_last_folder_used(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        pane = await open_browser(pilot)
-        assert pane.table.move_cursor("README.txt")
-        await pilot.press("D")
-        first = await wait_for_screen(pilot, LocalPathModal)
+        first = await _download_readme(pilot)
         assert first.query_one(Input).value == str(Path.cwd()) + "/"  # nothing remembered yet
         await answer_path(pilot, out)
         await finish_transfer(pilot)
@@ -208,11 +214,7 @@ async def test_the_download_dialog_starts_in_the_last_folder_used(tmp_path: Path
     # A later run of the same profile starts there too.
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        pane = await open_browser(pilot)
-        assert pane.table.move_cursor("README.txt")
-        await pilot.press("D")
-        later = await wait_for_screen(pilot, LocalPathModal)
+        later = await _download_readme(pilot)
         assert later.query_one(Input).value == str(out) + "/"
         await pilot.press("escape")
         await settle(pilot)
