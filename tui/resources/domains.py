@@ -17,11 +17,11 @@ RECORDS = ResourceSpec(
     label_fallback=("type", "target"),
     columns=(
         Column("type", "Type", width=6),
+        Column("tag", "Tag", width=9),  # a CAA record's issue, issuewild or iodef
         Column("name", "Name"),
         Column("target", "Target"),
         Column("ttl_sec", "TTL", "int", 8),
         Column("priority", "Prio", "int", 5),
-        Column("tag", "Tag", width=9),  # a CAA record's issue, issuewild or iodef
         Column("id", "ID", "int", 9),
     ),
     sections=(
