@@ -68,9 +68,7 @@ async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
     pages = [p async for p in client.iter_all("loadbalancers.list")]
     assert [b.id for p in pages for b in p.data] == [b.id for b in page.data]
     assert [b.id for b in await client.fetch_all("loadbalancers.list")] == [b.id for b in page.data]
-    staging = await client.call(
-        "loadbalancers.view", {"loadbalancerId": lb_id(sim, "staging-api")}
-    )
+    staging = await client.call("loadbalancers.view", {"loadbalancerId": lb_id(sim, "staging-api")})
     assert staging.label == "staging-api" and staging.region == "eu-west"
     assert staging.ipv4 and staging.ipv6 and staging.hostname
     assert staging.transfer is not None and staging.transfer.total == 3122.5

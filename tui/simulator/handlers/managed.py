@@ -5,7 +5,8 @@ Choices where the reference is silent:
 * Every operation answers 403 to a restricted user, before ids or bodies are looked at.
 * Field lists are closed: an unknown body field is refused (400 naming it).
 * Contacts: ``PUT`` changes only the fields sent; ``phone`` merges ``primary``/``secondary``
-  (null clears both on update; a new contact's ``phone`` is an object or left out, never null). A phone number is an optional ``+`` then digits, spaces, dots, dashes or
+  (null clears both on update; a new contact's ``phone`` is an object or left out, never
+  null). A phone number is an optional ``+`` then digits, spaces, dots, dashes or
   parentheses, 7 to 15 digits in all. Errors on phone numbers name ``phone.primary`` or
   ``phone.secondary``.
 * Credentials answer ``{id, label, last_decrypted}`` only: neither the password nor the username
