@@ -27,6 +27,7 @@ from tui.models.managed import (
 )
 from tui.models.object_storage import StorageKeyCreate
 from tui.models.volumes import VolumeClone, VolumeCreate, VolumeUpdate
+from tui.resources.forms import build_body, form_for
 from tui.simulator import DEMO_TOKENS, Simulator
 from tui.simulator.handlers.loadbalancers import BALANCER_LABEL
 from tui.simulator.handlers.managed import CREDENTIAL_LABEL
@@ -372,3 +373,13 @@ async def test_an_address_record_read_and_sent_back_stays_valid(
     assert "weight" in error.field_errors()
     assert client_accepts(RecordCreate, {"type": "AAAA", **echo})
     assert not client_accepts(RecordCreate, {"type": "AAAA", **echo, "weight": 5})
+
+
+def test_an_edit_form_that_clears_a_balancer_label_says_so_before_sending() -> None:
+    """The simulator refuses ``label: null``; the form reports it on the label input."""
+    form = form_for("loadbalancers:LoadBalancerUpdate")
+    initial = {"label": "web-frontend", "client_conn_throttle": "10"}
+    cleared = build_body(form, {**initial, "label": ""}, initial=initial)
+    assert cleared.body is None and "label" in cleared.errors
+    renamed = build_body(form, {**initial, "label": "web_2"}, initial=initial)
+    assert renamed.body == {"label": "web_2"}

@@ -78,7 +78,7 @@ class RequestModel(BaseModel):
         if cls.never_null and isinstance(data, Mapping):
             for name in sorted(cls.never_null):
                 if name in data and data[name] is None:
-                    raise ValueError(f"{name}: must have a value (leave it out instead)")
+                    raise ValueError(f"{name}: cannot be removed (null is not a value here)")
         return data
 
     def body(self) -> dict[str, Any]:
