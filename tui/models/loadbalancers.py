@@ -96,7 +96,11 @@ def check_private_address(value: str) -> str:
 
 
 LbLabel = Annotated[str, StringConstraints(min_length=3, max_length=32), AfterValidator(_printable)]
-"""3 to 32 characters on one line."""
+"""A node's label: 3 to 32 characters on one line."""
+BalancerLabel = Annotated[
+    str, StringConstraints(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_-]{3,32}$")
+]
+"""A balancer's label, the reference's pattern: 3 to 32 ASCII letters, digits, ``-`` or ``_``."""
 NodeAddress = Annotated[str, AfterValidator(check_private_address)]
 Throttle = Annotated[int, Field(ge=0, le=THROTTLE_MAX)]
 Port = Annotated[int, Field(ge=1, le=65535)]
@@ -409,10 +413,13 @@ class LbTransferUpdate(RequestModel):
 class LoadBalancerCreate(RequestModel):
     """A new load balancer (charges apply)."""
 
+    never_null: ClassVar[frozenset[str]] = frozenset({"label"})
+
     region: Annotated[str, StringConstraints(min_length=1)]
     """Region id, for example us-east (backends are reached over its private network)."""
-    label: LbLabel | None = None
-    """3 to 32 characters, unique on the account (default: generated)."""
+    label: BalancerLabel | None = None
+    """3 to 32 ASCII letters, digits, dashes or underscores, unique on the account (default:
+    generated)."""
     client_conn_throttle: Throttle | None = None
     """New connections per second allowed from one client, 0 to 20 (0, the default, disables
     throttling)."""
@@ -437,8 +444,10 @@ class LoadBalancerCreate(RequestModel):
 class LoadBalancerUpdate(RequestModel):
     """Changes to a load balancer."""
 
-    label: LbLabel | None = None
-    """3 to 32 characters, unique on the account."""
+    never_null: ClassVar[frozenset[str]] = frozenset({"label"})
+
+    label: BalancerLabel | None = None
+    """3 to 32 ASCII letters, digits, dashes or underscores, unique on the account."""
     client_conn_throttle: Throttle | None = None
     """New connections per second allowed from one client, 0 to 20 (0 disables throttling)."""
     tags: list[str] | None = None

@@ -275,6 +275,8 @@ class BucketAccessGrant(RequestModel):
 class StorageKeyCreate(RequestModel):
     """A new access key pair."""
 
+    never_null: ClassVar[frozenset[str]] = frozenset({"label", "bucket_access"})
+
     label: Annotated[str, StringConstraints(min_length=1, max_length=50)] | None = None
     """Display label, 1 to 50 characters."""
     bucket_access: list[BucketAccessGrant] | None = None

@@ -7,9 +7,11 @@ internal ``_ssl_cert`` and ``_ssl_key`` and never answered) and ``loadbalancers.
 
 Choices where the reference is silent:
 
-* Labels (balancers and nodes) are 3..32 characters of any script, brackets included, but no
-  control characters. Balancer labels are unique on the account ignoring case; a balancer
-  created without a label gets ``lb-<id>``. Node labels need not be unique.
+* Balancer labels follow the public reference's pattern ``[a-zA-Z0-9-_]{3,32}`` on create and
+  update alike, and are unique on the account ignoring case; a balancer created without a
+  label gets ``lb-<id>``. Node labels (the reference gives only their 3..32 length) are
+  3..32 characters of any script, brackets included, but no control characters, and need not
+  be unique.
 * ``tags`` are accepted on create as well as on update (the resource lists them); only
   unrestricted users may set or change them (403, field ``tags``), as for volumes.
 * A new balancer gets one public IPv4 address (from the documentation ranges 203.0.113.0/24,
@@ -81,6 +83,8 @@ GRANT = "loadbalancer"
 
 REDACTED = "<REDACTED>"
 LABEL_MIN, LABEL_MAX = 3, 32
+BALANCER_LABEL = re.compile(r"[A-Za-z0-9_-]{3,32}")
+"""The reference's pattern for balancer labels (node labels have only a length)."""
 THROTTLE_MAX = 20
 WEIGHT_MAX, WEIGHT_DEFAULT = 255, 50
 BALANCER_ID_START = 27000
@@ -406,7 +410,7 @@ def _blame(v: Check, preferred: str, other: str) -> str:
 
 
 def _label_text(v: Check, *, required: bool) -> Any:
-    """A 3..32 character label on one line (balancers and nodes)."""
+    """A node's 3..32 character label on one line."""
     label = v.string("label", required=required, min_len=LABEL_MIN, max_len=LABEL_MAX)
     if isinstance(label, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in label):
         v.fail("label", "label must not contain control characters")
@@ -424,7 +428,13 @@ def _free_label(store: Store, wanted: str) -> str:
 
 
 def _check_balancer_label(ctx: Ctx, v: Check, *, exclude: object = None) -> Any:
-    label = _label_text(v, required=False)
+    label = v.string(
+        "label",
+        min_len=LABEL_MIN,
+        max_len=LABEL_MAX,
+        pattern=BALANCER_LABEL,
+        pattern_reason="label may hold only ASCII letters, digits, dashes and underscores",
+    )
     if isinstance(label, str) and not any(e.get("field") == "label" for e in v.errors):
         for other in ctx.store.rows(BALANCERS):
             same = str(other.get("label", "")).casefold() == label.casefold()

@@ -22,8 +22,10 @@ Choices where the reference is silent:
   ``object_storage.transfer``.
 * Uploading a TLS certificate while one is installed is refused (409): delete it first, as the
   reference says for expired certificates. The key must be the certificate's.
-* Key ``label`` is optional (1..50 characters, default ``key-<id>``); ``bucket_access: null`` is
-  the same as omitting it (unlimited key); unlimited keys show ``bucket_access: null``.
+* Key ``label`` is optional (1..50 characters, default ``key-<id>``). ``bucket_access`` is an
+  array when sent: ``null`` is refused (400) rather than read as "omitted", since omitting it
+  makes an unlimited key and ``[]`` a key with no access; unlimited keys show
+  ``bucket_access: null``.
 * Cancel removes the account's buckets, their objects and every key, and answers ``{}`` even when
   there was nothing to remove.
 """
@@ -52,7 +54,7 @@ from tui.simulator.context import Collection, Ctx, public
 from tui.simulator.errors import SimError, bad_request, conflict, not_found
 from tui.simulator.registry import handles, raw_route
 from tui.simulator.store import Store
-from tui.simulator.validate import Check
+from tui.simulator.validate import Check, query_int
 
 CLUSTERS = "object_storage.clusters"
 BUCKETS = "object_storage.buckets"
@@ -417,12 +419,7 @@ def update_object_acl(ctx: Ctx) -> dict[str, Any]:
 
 def _list_query(ctx: Ctx) -> tuple[str, str, str, int]:
     q = ctx.query
-    raw_size = q.get("page_size", "")
-    size = LIST_DEFAULT_SIZE
-    if raw_size != "":
-        if not (raw_size.isascii() and raw_size.isdigit()):
-            raise bad_request("page_size must be an integer", "page_size")
-        size = int(raw_size)
+    size = query_int(q, "page_size", LIST_DEFAULT_SIZE)
     if not PAGE_SIZE_MIN <= size <= PART1_PAGE_SIZE_MAX:
         raise bad_request(
             f"page_size must be between {PAGE_SIZE_MIN} and {PART1_PAGE_SIZE_MAX}", "page_size"
@@ -806,7 +803,7 @@ def create_key(ctx: Ctx) -> dict[str, Any]:
     label = v.string("label", min_len=1, max_len=50)
     access: list[dict[str, Any]] | None = None
     raw = v.raw("bucket_access")
-    if raw is not None:
+    if v.has("bucket_access"):
         if not isinstance(raw, list):
             v.fail("bucket_access", "bucket_access must be an array")
         else:
