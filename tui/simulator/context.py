@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from tui.api.endpoints import Endpoint
 from tui.simulator.auth import Principal
 from tui.simulator.clock import iso
+from tui.simulator.demo_users import grant_restricted
 from tui.simulator.errors import SimError, bad_request, not_found
 from tui.simulator.store import Store
 
@@ -122,8 +123,6 @@ class SeedContext:
 
     def grant(self, kind: str, entity_id: object, label: str, permissions: str) -> None:
         """Give the restricted demo user ``read_only`` or ``read_write`` on an entity."""
-        from tui.simulator.seed import grant_restricted
-
         grant_restricted(self.store, kind, entity_id, label, permissions)
 
 
