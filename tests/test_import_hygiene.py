@@ -13,7 +13,7 @@ import pytest
 
 HEADLESS = [
     "tui.api",
-    "tui.api.uploads",
+    "tui.transfers.images",
     "tui.auth",
     "tui.config",
     "tui.session",

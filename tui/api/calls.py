@@ -224,14 +224,12 @@ class CallingClient:
             )
         return await self._change(method, path, lambda: self._send_once(method, path, json, params))
 
-    async def _change(
-        self, method: str, path: str, send: Callable[[], Awaitable[R]], *, retry: bool = True
-    ) -> R:
+    async def _change(self, method: str, path: str, send: Callable[[], Awaitable[R]]) -> R:
         """Send a change (refused in a read-only session) and tell the observers its outcome."""
         if self.read_only:
             raise ReadOnlySession(method, path)
         try:
-            answer = await (self._with_retries(method, path, send) if retry else send())
+            answer = await self._with_retries(method, path, send)
         except CloudError as error:
             self._tell_change(change_event(method, path, None, error))
             raise

@@ -12,58 +12,12 @@ import httpx
 from tui.api.base_url import external_path
 from tui.api.calls import CallingClient
 from tui.api.changes import ReadOnlySession, change_event, status_event
-from tui.api.errors import CloudError, error_for_status
+from tui.api.errors import CloudError
 from tui.api.transport import send
 
 
 class PresignedClient(CallingClient):
-    """:meth:`put_bytes` and :meth:`stream_url` to pre-signed addresses."""
-
-    async def put_bytes(
-        self,
-        url: str,
-        content: bytes | AsyncIterable[bytes],
-        content_type: str = "application/octet-stream",
-        *,
-        content_length: int | None = None,
-    ) -> None:
-        """PUT raw bytes to an absolute address handed out by the API (image ``upload_to``).
-
-        The bearer token is NOT sent: such addresses authorise by themselves and may belong to
-        another host. There are no retries (a streamed body cannot be replayed).
-
-        Args:
-            url: Absolute http(s) URL; plain http only to loopback or the API's own host.
-            content: The bytes, or an async iterator of chunks (streamed).
-            content_type: ``Content-Type`` header to send.
-            content_length: Total size when ``content`` is streamed (avoids chunked encoding).
-
-        Raises:
-            InsecureBaseUrl: The URL is not http(s) or uses plain http to a remote host.
-            ApiError: Non-2xx answer.
-            TransportFailure: No HTTP answer.
-        """
-        shown = self.external_path(url)
-        headers = {"Content-Type": content_type}
-        if content_length is not None:
-            headers["Content-Length"] = str(content_length)
-
-        async def put_once() -> None:
-            self.request_count += 1
-            request = self._http.build_request("PUT", url, content=content, headers=headers)
-            response = await send(self._http, request, shown, self._token, bearer=False)
-            if not 200 <= response.status_code < 300:
-                raise error_for_status(
-                    response.status_code,
-                    "PUT",
-                    shown,
-                    response.content,
-                    response.headers.get("content-type", ""),
-                    response.headers.get("retry-after"),
-                )
-
-        # Uploads are changes like any other: refused when read-only, told to the observers.
-        await self._change("PUT", shown, put_once, retry=False)
+    """:meth:`stream_url` to pre-signed addresses (object and image transfers)."""
 
     def external_path(self, url: str) -> str:
         """Check an absolute address the API handed out; the part of it safe to show.
@@ -84,7 +38,8 @@ class PresignedClient(CallingClient):
     ) -> AsyncIterator[httpx.Response]:
         """Send one request to a pre-signed address and stream its answer (transfers).
 
-        Like :meth:`put_bytes`: no bearer token, no retries, the URL is checked first. The
+        No bearer token (such addresses authorise by themselves and may belong to another
+        host), no retries (a streamed body cannot be replayed), the URL checked first. The
         answer is not read and its status is not judged: the caller streams the body with
         ``aiter_raw`` (constant memory) and decides what a 206 or a 416 means. Errors while
         reading the body are httpx's own.
