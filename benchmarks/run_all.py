@@ -2,7 +2,7 @@
 
 Each benchmark runs in its own process, so one's memory or imports never colour another's.
 
-``faults`` (issue 14) alone takes 10 to 20 minutes on a contended 2-core machine: its faulty run
+``faults`` alone takes 10 to 20 minutes on a contended 2-core machine: its faulty run
 waits out the simulator's rate limit (120 requests a minute) as a user would.
 
 Run: .venv/bin/python benchmarks/run_all.py [--only NAME,...]  (names: the keys of BENCHMARKS below)

@@ -1,4 +1,4 @@
-"""End to end (issue 11): in the real ``cloudtui --demo`` at 80x24 with NO_COLOR, upload a file
+"""End to end: in the real ``cloudtui --demo`` at 80x24 with NO_COLOR, upload a file
 into a bucket and download it back to another path; the bytes are identical (``cmp``)."""
 
 from __future__ import annotations
