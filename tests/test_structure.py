@@ -1,8 +1,15 @@
-"""The shape of the code: no import circle anywhere, no oversized UI module.
+"""The shape of the code, checked over every module of ``tui``, ``screens`` and ``widgets``.
 
-The import graph covers every module of ``tui``, ``screens`` and ``widgets``. Imports inside
-functions count (a lazy import is still a dependency); imports under ``if TYPE_CHECKING:`` do
-not (they never run).
+- No import circle anywhere.
+- ``tui/`` is headless: no module there imports Textual, Rich, ``screens`` or ``widgets``,
+  with one exception, :data:`UI_IN_TUI` (``tui/app.py``, the Textual ``App``, with its
+  ``app.tcss``). Only ``tui/__main__.py`` imports it, and only inside the function that starts
+  the UI, so ``cloudtui login``, ``sim`` or ``doctor`` never load Textual.
+- Widgets never call the API (they post messages; screens own the requests).
+- No UI module over :data:`MAX_LINES` lines.
+
+Imports inside functions count (a lazy import is still a dependency); imports under
+``if TYPE_CHECKING:`` do not (they never run).
 """
 
 from __future__ import annotations
@@ -14,6 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tui", "screens", "widgets")
 UI_PACKAGES = ("screens", "widgets")
 MAX_LINES = 500
+UI_LIBRARIES = ("textual", "rich")
+UI_IN_TUI = "tui.app"
+"""The one module of ``tui`` that is UI (the Textual App)."""
+STARTS_THE_UI = "tui.__main__"
+"""The one module that imports :data:`UI_IN_TUI`, inside a function."""
 
 
 def _modules(packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
@@ -36,8 +48,13 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """Modules of ``known`` that module ``name`` (file ``path``) imports when it runs."""
+def _imported(name: str, path: Path, known: set[str]) -> dict[str, bool]:
+    """Every module that module ``name`` (file ``path``) imports when it runs -> True when
+    imported at module level, False when only inside a function or class body.
+
+    ``from m import a`` names ``m.a`` when that is one of the ``known`` modules, else ``m``;
+    relative imports are resolved from the module's package.
+    """
     tree = ast.parse(path.read_text())
     type_only = {
         id(inner)
@@ -47,27 +64,32 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
         for inner in ast.walk(statement)
     }
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
+    top_level = {id(node) for node in tree.body}
+    found: dict[str, bool] = {}
     for node in ast.walk(tree):
         if id(node) in type_only:
             continue
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name in known)
+            names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 module = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 module = node.module or ""
-            for alias in node.names:
-                # `from tui.resources import choosers` names a module; `from x import Y` names x.
-                submodule = f"{module}.{alias.name}"
-                if submodule in known:
-                    found.add(submodule)
-                elif module in known:
-                    found.add(module)
-    found.discard(name)
+            submodules = [f"{module}.{alias.name}" for alias in node.names]
+            names = [m if m in known else module for m in submodules]
+        else:
+            continue
+        for imported in names:
+            found[imported] = found.get(imported, False) or id(node) in top_level
+    found.pop(name, None)
     return found
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Modules of ``known`` that module ``name`` (file ``path``) imports when it runs."""
+    return {imported for imported in _imported(name, path, known) if imported in known}
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -146,6 +168,51 @@ def test_the_circle_finder_finds_circles() -> None:
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _circles({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}}) == [["a", "b"], ["c", "d"]]
     assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def _first_part(dotted: str) -> str:
+    return dotted.split(".")[0]
+
+
+def _in_package(dotted: str, package: str) -> bool:
+    return dotted == package or dotted.startswith(f"{package}.")
+
+
+def test_tui_is_headless_but_for_the_app() -> None:
+    known = set(_modules())
+    offenders = {
+        name: sorted(
+            dotted
+            for dotted in _imported(name, path, known)
+            if _first_part(dotted) in (*UI_LIBRARIES, *UI_PACKAGES)
+        )
+        for name, path in _modules(("tui",)).items()
+        if name != UI_IN_TUI
+    }
+    offenders = {name: found for name, found in offenders.items() if found}
+    assert not offenders, f"headless modules importing UI code: {offenders}"
+    # The exception is real: the App is Textual (else the rule should lose its exception).
+    app = _modules(("tui",))[UI_IN_TUI]
+    assert "textual" in {_first_part(d) for d in _imported(UI_IN_TUI, app, known)}
+
+
+def test_only_the_entry_point_starts_the_ui_and_only_lazily() -> None:
+    modules = _modules()
+    importers = {
+        name: imported[UI_IN_TUI]
+        for name, path in modules.items()
+        if UI_IN_TUI in (imported := _imported(name, path, set(modules)))
+    }
+    assert importers == {STARTS_THE_UI: False}, importers
+
+
+def test_widgets_never_call_the_api() -> None:
+    known = set(_modules())
+    offenders = {
+        name: sorted(d for d in _imported(name, path, known) if _in_package(d, "tui.api"))
+        for name, path in _modules(("widgets",)).items()
+    }
+    assert not {name: found for name, found in offenders.items() if found}
 
 
 def test_no_ui_module_over_the_size_limit() -> None:
