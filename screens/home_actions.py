@@ -9,7 +9,6 @@ activity log to the client's change observers and loads the watchlist once signe
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tui.resources.areas import open_target
@@ -172,8 +171,3 @@ def bookmark_under_cursor(screen: Screen[Any]) -> None:
     label = spec.label_of(item)
     verb = "Bookmarked" if added else "Bookmark removed"
     app.notify(f"{verb}: {spec.singular} {label}", title="Watchlist (:watch)", markup=False)
-
-
-def describe_item(spec: ResourceSpec, item: Mapping[str, Any]) -> str:
-    """``instance web-1`` for messages."""
-    return f"{spec.singular} {spec.label_of(item)}"

@@ -1,5 +1,5 @@
 """The operator's home: overview counts and cost, attention rows, bookmarks, activity log,
-read-only sessions (issue 15)."""
+read-only sessions."""
 
 from __future__ import annotations
 

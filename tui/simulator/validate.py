@@ -234,11 +234,3 @@ def is_ip(text: str, version: int | None = None) -> bool:
     except ValueError:
         return False
     return version is None or addr.version == version
-
-
-def is_private_ip(text: str) -> bool:
-    """True for an RFC 1918 / private address."""
-    try:
-        return ipaddress.ip_address(text).is_private
-    except ValueError:
-        return False
