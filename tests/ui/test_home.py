@@ -116,7 +116,9 @@ async def test_an_attention_row_opens_the_list_filtered_to_those_items() -> None
         assert pane.table.row_count == len(pane.items) > len(offline)
 
 
-async def test_bookmarks_persist_across_runs_and_mark_a_changed_item() -> None:
+async def test_bookmarks_persist_across_runs_and_mark_a_changed_item(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -128,7 +130,10 @@ async def test_bookmarks_persist_across_runs_and_mark_a_changed_item() -> None:
     stored = app.watchlist.path.read_text()
     assert "web-prod-2" in stored and "root_pass" not in stored
 
-    # A new run (a new simulator): the bookmark is still there; the item changed meanwhile.
+    # A new run over the same state, as a profile's next run is (a demo starts clean: its
+    # folder stands in for a profile's): the bookmark is still there; the item changed.
+    folder = app.watchlist.path.parent
+    monkeypatch.setattr("tui.datadir.demo_dir", lambda _user: folder)
     session = demo_session()
     row = next(
         r for r in session.simulator.store.rows("compute.instances") if r["id"] == item["id"]
