@@ -495,7 +495,7 @@ async def _check_profile(
 ) -> list[Check]:
     """The profile, its base URL, where its token comes from, and the API with that token."""
     from tui.api.client import InsecureBaseUrl, validate_base_url
-    from tui.auth import resolve_token
+    from tui.auth import TOKEN_ENV, TokenSource, resolve_token
     from tui.config import config_path
 
     name = profile or settings.default_profile or "default"
@@ -520,10 +520,14 @@ async def _check_profile(
     resolved = resolve_token(name)
     if resolved.token is not None:
         checks.append(Check("token source", "ok", str(resolved.source)))
-    checks += await check_api(
+    found = await check_api(
         base_url, resolved.token, transport=transport, clock=clock, profile_name=name
     )
-    return checks
+    if resolved.source == TokenSource.ENV:
+        # The environment wins over what login stored: logging in again would change nothing.
+        fix = f"set {TOKEN_ENV} to a valid token, or unset it to use the stored one"
+        found = [replace(c, remedy=fix) if c.name == "token" and c.remedy else c for c in found]
+    return checks + found
 
 
 async def check_demo(user: str) -> list[Check]:
