@@ -115,3 +115,16 @@ def test_no_keyring_is_one_line_of_problem_and_one_of_fix() -> None:
     assert text[0].startswith("[WARN] keyring: no usable keyring")
     assert "--store file" in text[1] and "CLOUDTUI_TOKEN" in text[1]
     assert len(text[0]) <= 200 and len(text[1]) <= 120
+
+
+def test_a_rejected_token_from_the_environment_is_fixed_there(
+    live_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    save_settings(Settings(default_profile="lab", profiles={"lab": Profile(base_url=live_url)}))
+    monkeypatch.setenv("CLOUDTUI_TOKEN", "not-a-real-token")
+    code, checks = doctor(capsys)
+    token = named(checks, "token")[0]
+    assert code == 1 and token["status"] == "fail"
+    assert "CLOUDTUI_TOKEN" in token["remedy"] and "login" not in token["remedy"]
