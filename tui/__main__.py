@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import gc
 import getpass
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -50,6 +51,8 @@ def _number(
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not math.isfinite(value):  # nan passes every comparison
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
         if value < low or (high is not None and value > high):
             raise argparse.ArgumentTypeError(f"{text} is out of range: {span}{suffix}")
         return value

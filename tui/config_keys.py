@@ -8,7 +8,6 @@ see; the same is done for ``[keymap]`` entries against the binding ids the app d
 
 from __future__ import annotations
 
-import difflib
 import re
 import types
 from collections.abc import Collection, Mapping, Sequence
@@ -72,6 +71,8 @@ def dotted(loc: Loc) -> str:
 
 def nearest(name: str, candidates: Collection[str]) -> str | None:
     """The candidate most like ``name``, or None when none is close."""
+    import difflib  # only when a key is unknown: not on every start
+
     found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return found[0] if found else None
 

@@ -82,6 +82,7 @@ def test_port_0_announces_the_port_it_listens_on() -> None:
         (["--latency", "-3"], "argument --latency: -3 is out of range: from 0 to 60 seconds"),
         (["--rate-limit", "0"], "argument --rate-limit: 0 is out of range: at least 1"),
         (["--scale", "many"], "argument --scale: 'many' is not a whole number"),
+        (["--error-rate", "nan"], "argument --error-rate: 'nan' is not a number"),
     ],
 )
 def test_out_of_range_flags_are_refused_with_one_line(
