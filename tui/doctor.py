@@ -256,7 +256,7 @@ def check_editor(
             "tool: editor",
             "warn",
             f"${variable}={value}, but {program} is not found: editing will not start",
-            f"install {program}, or set ${variable} to an installed editor (export {variable}=nano)",
+            f"install {program}, or set ${variable} to an installed one (export {variable}=nano)",
         )
     from tui.handoff.targets import EDITORS  # the hand-off's own order of fallbacks
 
