@@ -153,6 +153,12 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument(
         "--profile", dest="sub_profile", metavar="NAME", default=None, help="profile to check"
     )
+    doctor.add_argument(
+        "--demo",
+        dest="sub_demo",
+        action="store_true",
+        help="check the demo's set-up instead of a profile (as cloudtui --demo doctor)",
+    )
     doctor.add_argument("--json", action="store_true", help="machine-readable report")
 
     sim = command(
@@ -420,7 +426,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             env=os.environ,
             size=size,
             which=shutil.which,
-            demo_user=args.demo_user if args.demo else None,
+            demo_user=args.demo_user if args.demo or args.sub_demo else None,
             binding_ids=binding_ids,
         )
     )

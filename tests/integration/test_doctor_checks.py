@@ -42,6 +42,9 @@ def test_the_demo_checks_its_own_set_up(user: str, capsys: pytest.CaptureFixture
     token = named(checks, "demo token")[0]
     assert token["status"] == "ok" and token["detail"].startswith("valid: ")
     assert named(checks, "demo token scopes")
+    # Either way round: ``cloudtui doctor --demo`` too.
+    assert main(["--demo-user", user, "doctor", "--demo", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["checks"] == checks
 
 
 def test_a_rejected_token_is_a_failure_with_its_fix_and_no_bare_401(
