@@ -15,6 +15,7 @@ import shutil
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
@@ -139,6 +140,8 @@ class Settings(BaseModel):
     [handoff.mongosh], [handoff.editor]."""
 
     _unknown_keys: list[UnknownKey] = PrivateAttr(default_factory=list)
+    _as_loaded: dict[str, Any] | None = PrivateAttr(default=None)
+    """The settings as read from (or last written to) the file: what a save compares with."""
 
     @property
     def unknown_keys(self) -> list[UnknownKey]:
@@ -223,14 +226,20 @@ def settings_from_text(text: str, path: Path) -> Settings:
         (replace(key, line=line_of(lines, key.loc)) for key in unknown),
         key=lambda key: key.line or 0,
     )
+    settings._as_loaded = _as_data(settings)
     return settings
+
+
+def _as_data(settings: Settings) -> dict[str, Any]:
+    return settings.model_dump(mode="json", exclude_none=True)
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write what changed in ``settings`` into the file, atomically, keeping everything else.
 
     The file is edited, not rewritten: comments, order, unknown keys and keys left at their
-    defaults stay as they are; only the values that differ from the file's are written (see
+    defaults stay as they are; only the values changed since the settings were loaded (or, for
+    settings made in code, that differ from the file's) are written (see
     :mod:`tui.config_write`).
 
     Args:
@@ -251,11 +260,15 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         text = ""
-    before = settings_from_text(text, path)
+    current = settings_from_text(text, path)  # a file broken meanwhile is not touched
+    # What changed since these settings were read: a key someone else changed in the file
+    # since then (say, a profile added by hand while the app ran) is left as it is.
+    before = settings._as_loaded if settings._as_loaded is not None else current._as_loaded
+    after = _as_data(settings)
     edited = edit_document(
         text,
-        before=before.model_dump(mode="json", exclude_none=True),
-        after=settings.model_dump(mode="json", exclude_none=True),
+        before=before or {},
+        after=after,
         lean=settings.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
     )
     tmp = path.with_name(f".{path.name}.tmp")
@@ -263,6 +276,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     if text:
         shutil.copymode(path, tmp)  # a file the user made private stays private
     os.replace(tmp, path)
+    settings._as_loaded = after
     return path
 
 

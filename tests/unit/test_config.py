@@ -214,3 +214,17 @@ def test_saving_a_new_file_writes_only_what_differs_from_the_defaults() -> None:
     assert config_path().read_text() == (
         'default_profile = "p"\n\n[profiles.p]\nbase_url = "https://a.test/v4"\n'
     )
+
+
+def test_a_save_keeps_what_was_changed_in_the_file_meanwhile() -> None:
+    path = config_path()
+    path.write_text('[profiles.work]\nbase_url = "https://a.test/v4"\n')
+    running = load_settings()  # the app holds these while the user edits the file
+    path.write_text(path.read_text() + '\n[profiles.home]\nbase_url = "https://b.test/v4"\n')
+    running.profiles["lab"] = Profile(base_url="https://c.test/v4")
+    save_settings(running)
+    assert set(load_settings().profiles) == {"work", "home", "lab"}
+    # A second save compares with what the first wrote.
+    del running.profiles["lab"]
+    save_settings(running)
+    assert set(load_settings().profiles) == {"work", "home"}
