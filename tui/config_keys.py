@@ -221,4 +221,6 @@ def line_of(lines: Sequence[str], loc: Loc) -> int | None:
                     return number + 1
         if header is not None:
             return header  # e.g. a required key missing from its table
-    return None
+    # A table known only through its sub-tables: ``[handof.ssh]`` for an unknown ``handof``.
+    prefix = re.compile(r"^\s*\[\s*" + _key_pattern(keys) + r"\s*\.") if keys else None
+    return next((n + 1 for n, line in enumerate(lines) if prefix and prefix.match(line)), None)

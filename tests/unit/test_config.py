@@ -134,6 +134,8 @@ def test_keys_are_found_on_their_lines_whatever_the_toml_spelling() -> None:
     assert line_of(lines, ("profiles", "my.work", "base_url")) == 4
     assert line_of(lines, ("profiles", "my.work", "missing")) == 3  # a missing key: its table
     assert line_of(lines, ("handoff", "k9s", "command", 0)) == 8
+    assert line_of(lines, ("handoff",)) == 5  # known only through its sub-tables
+    assert line_of(lines, ("nowhere",)) is None
 
 
 def test_broken_config_exits_2_and_is_not_overwritten(capsys: pytest.CaptureFixture[str]) -> None:
