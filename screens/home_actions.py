@@ -22,16 +22,20 @@ if TYPE_CHECKING:
 def open_home_state(app: Any) -> None:
     """Open the profile's activity log and watchlist and apply the read-only flag to the client.
 
-    A data folder that cannot be written is reported once; the app works without them.
+    A data folder that cannot be written is reported once; the app works without them. The
+    demo's are in a folder of their own, new on each run.
     """
     from tui.activity import ActivityLog
+    from tui.datadir import demo_dir
     from tui.watchlist import Watchlist
 
     session = app.session
     session.client.read_only = app.read_only
     try:
-        app.activity = ActivityLog(session.profile_name, clock=app.now)
-        app.watchlist = Watchlist(session.profile_name)
+        # The demo's objects exist for one run only: its state must not outlive it.
+        folder = demo_dir(session.demo_user or "demo") if session.demo else None
+        app.activity = ActivityLog(session.profile_name, clock=app.now, folder=folder)
+        app.watchlist = Watchlist(session.profile_name, folder=folder)
     except OSError as exc:
         app.notify(
             f"Bookmarks and the activity log are off: {exc.strerror or exc}",

@@ -169,6 +169,9 @@ class CloudApp(App[int]):
                 title="Config file",
                 markup=False,
             )
+        from screens.config_notes import announce_unknown_keys
+
+        self.call_after_refresh(announce_unknown_keys, self)
         if self.session is None:
             from screens.login import LoginScreen
 
