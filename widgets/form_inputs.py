@@ -11,7 +11,7 @@ from textual.widgets import Checkbox, Input, Select, SelectionList, TextArea
 
 from tui.resources.forms import FormField
 from widgets.chooser_field import ChooserSelect
-from widgets.switches import YesNo
+from widgets.switches import TickList, YesNo
 
 INPUT_TYPES = {"int": "integer", "float": "number"}
 
@@ -86,9 +86,7 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
     if f.kind == "multi":
         ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
         return [
-            SelectionList[Any](
-                *((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True
-            )
+            TickList[Any](*((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True)
         ]
     if f.kind in ("json", "multiline", "lines"):
         return [TextArea(text, soft_wrap=True, id=wid, compact=True)]
