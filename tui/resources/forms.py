@@ -96,6 +96,8 @@ class ChoiceSource:
         each_match: Pattern an entry must match to be offered (private addresses only).
         facts: Columns of facts beside each choice: the form offers a searchable table
             (:mod:`tui.resources.choosers`) instead of a bare list.
+        noun: What the items are called in a sentence (default: the listing's name,
+            ``instances`` for ``compute.instances.list``).
     """
 
     endpoint: str
@@ -138,6 +140,26 @@ class ChoiceSource:
         )
 
     facts: Facts | None = None
+    noun: str = ""
+
+    def why_empty(self, context: Mapping[str, Any] | None = None) -> str:
+        """Why nothing is offered, in words: ``no instances in ap-northeast``.
+
+        Args:
+            context: The values the choices were filtered by (see :func:`choice_context`).
+        """
+        noun = self.noun or self.endpoint.rsplit(".", 2)[-2].replace("_", " ")
+        text = f"no {noun}"
+        if self.where is not None:
+            text += f" with {self.where[0]} {self.where[1]}"
+        places = [
+            str(value)
+            for name in self.same_as.values()
+            if (value := (context or {}).get(name)) not in (None, "")
+        ]
+        if places:
+            text += " in " + ", ".join(places)
+        return text
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -184,6 +206,15 @@ class ChoiceSource:
             if wanted not in (None, "") and dig(item, option_field) != wanted:
                 return False
         return True
+
+
+def choice_context(
+    item: Mapping[str, Any] | None, values: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """What a form's choices are filtered by: the item the action is about, overridden by the
+    inputs filled so far (a volume's attach form offers the instances of the volume's region)."""
+    filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
+    return {**(item or {}), **filled}
 
 
 class _Lenient(dict[str, Any]):
@@ -251,6 +282,7 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
         value="{each}",
         label="{each} — {label} ({region})",
         same_as={"region": "region"},
+        noun="instances with a private IPv4 address",
         each="ipv4",
         each_match=r"^(10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.)",
     ),
