@@ -48,6 +48,7 @@ from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
 from tui.session import Session
+from widgets.key_names import key_label
 from widgets.toast_place import follow_layout
 
 ENDPOINTS: tuple[str, ...] = ("profile.view", "profile.grants")
@@ -315,6 +316,10 @@ class CloudApp(App[int]):
         # The toast is mounted and sized in a later layout: placed after each layout.
         with contextlib.suppress(ScreenStackError):
             follow_layout(self.screen)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as pressed, ctrl written ``^`` (the footer): see :mod:`widgets.key_names`."""
+        return binding.key_display or key_label(binding.key, compact=True)
 
     def remember_items(
         self, spec: ResourceSpec, params: Mapping[str, Any], items: dict[Any, Any]
