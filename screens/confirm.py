@@ -79,11 +79,18 @@ class ConfirmModal(ModalScreen[bool]):
     ConfirmModal #confirm-message { height: auto; margin-bottom: 1; }
     ConfirmModal #confirm-price { height: auto; margin-bottom: 1; text-style: bold; }
     ConfirmModal #confirm-preview-box { height: auto; }
-    ConfirmModal #confirm-preview-box:focus { background: $boost; }
+    /* The focus shows by shape too (NO_COLOR): a bar down the left edge. */
+    ConfirmModal #confirm-preview-box { border-left: blank; }
+    ConfirmModal #confirm-preview-box:focus { background: $boost; border-left: outer $accent; }
     ConfirmModal #confirm-preview { color: $text-muted; height: auto; }
-    ConfirmModal #confirm-typed { margin-top: 1; }
+    /* One row (the dialog fits 80x24 with a long preview), marked by a bar even without
+       colour. */
+    ConfirmModal #confirm-typed { margin-top: 1; border-left: outer $accent !important; }
     ConfirmModal #confirm-buttons { height: 1; align-horizontal: right; margin-top: 1; }
     ConfirmModal #confirm-buttons Button { margin-left: 1; }
+    /* Textual gives a disabled button a tall border on ANSI terminals (NO_COLOR), even a
+       compact one: in a one-row bar it then shows its border's top and hides its label. */
+    ConfirmModal #confirm-buttons Button:disabled { border: none !important; }
     ConfirmModal #confirm-hint { color: $text-muted; height: 1; }
     """
 
@@ -120,7 +127,7 @@ class ConfirmModal(ModalScreen[bool]):
                 prompt.append(self.typed, style="bold")
                 prompt.append(" to confirm:")
                 yield Static(prompt)
-                yield Input(id="confirm-typed")
+                yield Input(id="confirm-typed", compact=True)
             with Horizontal(id="confirm-buttons"):
                 yield Button(
                     self.confirm_label,
