@@ -200,7 +200,7 @@ class ActionContext:
         (:func:`~tui.resources.choosers.capability_for`).
         """
         from tui.resources.choosers import capability_for, offers
-        from tui.resources.forms import form_title
+        from tui.resources.forms import choice_context, form_title
 
         params: dict[str, Any] = {}
         for param, name in source.params.items():
@@ -212,8 +212,7 @@ class ActionContext:
             if value in (None, ""):
                 raise LookupError(form_title(field or name).lower())
             params[param] = value
-        filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
-        context = {**(self.item or {}), **filled}
+        context = choice_context(self.item, values)
         capability = capability_for(self.action.endpoint)
         items: list[dict[str, Any]] = []
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):

@@ -39,6 +39,7 @@ from tui.resources.forms import (
     FormResult,
     FormSpec,
     build_body,
+    choice_context,
     field_errors,
     irreversible_changes,
 )
@@ -408,8 +409,11 @@ class FormModal(RequestModal):
             for name in names:
                 self.model_form.choices_failed(name, f"they depend on {error}")
             return
+        # Nothing to offer: the input and its chooser say why, never "loading…" for good.
+        values = self.model_form.values()
+        empty = source.why_empty(choice_context(self.context, values)) if not options else ""
         for name in names:
-            self.model_form.set_choices(name, options, items=items)
+            self.model_form.set_choices(name, options, items=items, empty=empty)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""

@@ -6,6 +6,7 @@ refresh policy in headless modules under ``tui``.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import time
@@ -14,7 +15,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from textual import events
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -47,6 +48,8 @@ from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
 from tui.session import Session
+from widgets.key_names import key_label
+from widgets.toast_place import follow_layout
 
 ENDPOINTS: tuple[str, ...] = ("profile.view", "profile.grants")
 """Operations this module calls by name (the coverage test checks they are reachable)."""
@@ -313,6 +316,13 @@ class CloudApp(App[int]):
         self.notification_log.append((title, message))
         del self.notification_log[:-200]
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        # The toast is mounted and sized in a later layout: placed after each layout.
+        with contextlib.suppress(ScreenStackError):
+            follow_layout(self.screen)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as pressed, ctrl written ``^`` (the footer): see :mod:`widgets.key_names`."""
+        return binding.key_display or key_label(binding.key, compact=True)
 
     def remember_items(
         self, spec: ResourceSpec, params: Mapping[str, Any], items: dict[Any, Any]

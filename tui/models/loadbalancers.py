@@ -18,10 +18,11 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, SecretStr, StringConstraints, model_validator
 
-from tui.models.base import ApiModel, Password, RequestModel
+from tui.models.base import ApiModel, RequestModel
+from tui.models.pem import KEEP_STORED, PemCertificate, PemPrivateKey
 from tui.models.rules import When
 
-REDACTED = "<REDACTED>"
+REDACTED = KEEP_STORED
 """What responses show instead of a stored certificate or private key."""
 
 THROTTLE_MAX = 20
@@ -329,9 +330,9 @@ class _ConfigFields(RequestModel):
     need protocol tcp."""
     cipher_suite: CipherSuite | None = None
     """TLS ciphers: recommended (default) or legacy (insecure, for old clients)."""
-    ssl_cert: str | None = None
+    ssl_cert: PemCertificate | None = None
     """PEM certificate (plus chain) for https. Line breaks may be written as \\n."""
-    ssl_key: Password | None = None
+    ssl_key: PemPrivateKey | None = None
     """PEM private key matching the certificate, unencrypted, for https."""
 
     def _check_pairs(self, *, creating: bool) -> None:
@@ -363,9 +364,6 @@ class _ConfigFields(RequestModel):
             for name, text in tls.items():
                 if not text:
                     raise ValueError(f"{name}: protocol https requires {name}")
-        cert = self.ssl_cert
-        if cert and cert != REDACTED and "-----BEGIN CERTIFICATE-----" not in cert:
-            raise ValueError("ssl_cert: must be a PEM certificate")
         if self.check in ("http", "http_body") and creating and not self.check_path:
             raise ValueError(f"check_path: check {self.check} needs check_path")
         if self.check == "http_body" and creating and not self.check_body:

@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import ipaddress
 import math
-import re
 from typing import Any
 
 from cryptography import x509
@@ -68,6 +67,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.x509.oid import NameOID
 
+from tui.models import pem
 from tui.simulator.context import Collection, Ctx, public
 from tui.simulator.errors import SimError, not_found
 from tui.simulator.handlers.images import check_region, drop_grants
@@ -142,7 +142,6 @@ PUBLIC_POOLS = tuple(
     for n in ("203.0.113.0/24", "198.51.100.0/24", "192.0.2.0/24", "100.64.0.0/10")
 )
 """Where balancer addresses come from: documentation ranges, then shared address space."""
-PEM_BLOCK = re.compile(r"-----BEGIN ([A-Z0-9 .]+)-----.+?-----END \1-----", re.S)
 _ABSENT = object()
 
 
@@ -307,28 +306,22 @@ def node_view(record: dict[str, Any], owners: dict[str, str]) -> dict[str, Any]:
 # -- TLS ------------------------------------------------------------------------------------
 
 
-def _unescape(text: str) -> str:
-    """Turn written ``\\n`` sequences into line breaks (the reference's request form)."""
-    return text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\r\n", "\n")
-
-
 def parse_certificates(text: str) -> list[x509.Certificate]:
     """The certificates of a PEM text, first (the balancer's own) to last.
+
+    The shape is checked as a form checks it (:mod:`tui.models.pem`), so both say the same.
 
     Raises:
         ValueError: No certificate, an unreadable one, or a private key inside.
     """
-    text = _unescape(text)
-    blocks = list(PEM_BLOCK.finditer(text))
-    if any("PRIVATE KEY" in b.group(1) for b in blocks):
-        raise ValueError("ssl_cert must not contain a private key: send it as ssl_key")
-    pems = [b.group(0) for b in blocks if b.group(1) == "CERTIFICATE"]
-    if not pems:
-        raise ValueError("ssl_cert must be a PEM certificate (-----BEGIN CERTIFICATE-----)")
+    try:
+        pems = pem.certificate_blocks(text)
+    except ValueError as exc:
+        raise ValueError(f"ssl_cert {exc}") from None
     certs = []
-    for pem in pems:
+    for block in pems:
         try:
-            certs.append(x509.load_pem_x509_certificate(pem.encode()))
+            certs.append(x509.load_pem_x509_certificate(block.encode()))
         except ValueError:
             raise ValueError("ssl_cert holds a certificate that cannot be read") from None
     return certs
@@ -340,12 +333,12 @@ def parse_private_key(text: str) -> Any:
     Raises:
         ValueError: No readable, unencrypted private key.
     """
-    text = _unescape(text)
-    block = next((b for b in PEM_BLOCK.finditer(text) if "PRIVATE KEY" in b.group(1)), None)
-    if block is None:
-        raise ValueError("ssl_key must be a PEM private key (-----BEGIN PRIVATE KEY-----)")
     try:
-        return serialization.load_pem_private_key(block.group(0).encode(), password=None)
+        block = pem.private_key_block(text)
+    except ValueError as exc:
+        raise ValueError(f"ssl_key {exc}") from None
+    try:
+        return serialization.load_pem_private_key(block.encode(), password=None)
     except TypeError:
         raise ValueError("ssl_key is encrypted: send it without a passphrase") from None
     except (ValueError, UnsupportedAlgorithm):
@@ -662,8 +655,8 @@ def _check_config(
     if len(v.errors) > before:
         return None
     merged.update(tls)
-    merged["_ssl_cert"] = _unescape(cert) if cert else None
-    merged["_ssl_key"] = _unescape(key) if key else None
+    merged["_ssl_cert"] = pem.unescape(cert) if cert else None
+    merged["_ssl_key"] = pem.unescape(key) if key else None
     return merged
 
 

@@ -39,6 +39,7 @@ import ipaddress
 import re
 import secrets
 import string
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote
 from xml.sax.saxutils import escape
@@ -49,6 +50,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from tui.api.endpoints import PAGE_SIZE_MIN, PART1_PAGE_SIZE_MAX
+from tui.models import pem
 from tui.simulator.clock import iso
 from tui.simulator.context import Collection, Ctx, public
 from tui.simulator.errors import SimError, bad_request, conflict, not_found
@@ -700,7 +702,34 @@ async def serve_object(request: Request, sim: Any) -> Response:
 
 def _pem(text: str) -> str:
     # Request bodies may write line breaks as the two characters backslash and n.
-    return text.replace("\\n", "\n").strip() + "\n"
+    return pem.unescape(text).strip() + "\n"
+
+
+def _load_certificate(text: str) -> Any:
+    """The first certificate of a PEM text (its shape checked as a form checks it)."""
+    block = pem.certificate_blocks(text)[0]
+    try:
+        return x509.load_pem_x509_certificate(block.encode("utf-8"))
+    except ValueError:
+        raise ValueError("is not a valid PEM certificate") from None
+
+
+def _load_private_key(text: str) -> Any:
+    """The private key of a PEM text (its shape checked as a form checks it)."""
+    block = pem.private_key_block(text)
+    try:
+        return serialization.load_pem_private_key(block.encode("utf-8"), password=None)
+    except (ValueError, TypeError):
+        raise ValueError("is not a valid unencrypted PEM private key") from None
+
+
+def _readable(v: Check, field: str, text: str, load: Callable[[str], Any]) -> Any:
+    """What ``load`` reads from ``text``, or None after recording why it cannot on ``field``."""
+    try:
+        return load(text)
+    except ValueError as exc:
+        v.fail(field, f"{field} {exc}")
+        return None
 
 
 @handles("object_storage.ssl.view")
@@ -719,17 +748,9 @@ def upload_ssl(ctx: Ctx) -> dict[str, Any]:
     key_text = v.string("private_key", required=True, min_len=1)
     certificate = private_key = None
     if isinstance(cert_text, str) and cert_text:
-        try:
-            certificate = x509.load_pem_x509_certificate(_pem(cert_text).encode("utf-8"))
-        except ValueError:
-            v.fail("certificate", "certificate is not a valid PEM certificate")
+        certificate = _readable(v, "certificate", cert_text, _load_certificate)
     if isinstance(key_text, str) and key_text:
-        try:
-            private_key = serialization.load_pem_private_key(
-                _pem(key_text).encode("utf-8"), password=None
-            )
-        except (ValueError, TypeError):
-            v.fail("private_key", "private_key is not a valid unencrypted PEM private key")
+        private_key = _readable(v, "private_key", key_text, _load_private_key)
     if certificate is not None and private_key is not None:
         raw = serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
         if certificate.public_key().public_bytes(*raw) != private_key.public_key().public_bytes(
