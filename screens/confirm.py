@@ -1,5 +1,8 @@
 """Confirmation of a request: what will be sent, and for irreversible ones, the label typed.
 
+Every confirmation names the account it will be sent to ("Delete instance web-1 in prod?"),
+in the account's colour when the config gives it one.
+
 Bindings:
 
 | Key | Id | Description |
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -23,7 +26,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from tui.accounts import AccountMark, in_account
 from tui.resources.format import redact
+
+if TYPE_CHECKING:
+    from rich.style import Style
 
 
 def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> str:
@@ -32,6 +39,22 @@ def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> s
     if body:
         text += "\n" + json.dumps(redact(dict(body)), indent=2, ensure_ascii=False)
     return text
+
+
+def account_title(title: str, account: AccountMark | None, style: Style | str = "") -> Text:
+    """The dialog's title naming ``account`` (its name in its colour, bold)."""
+    if account is None:
+        return Text(title)
+    named = in_account(title, account.name)
+    start = named.rindex(account.name)
+    text = Text(named)
+    text.stylize(style or "bold", start, start + len(account.name))
+    return text
+
+
+def account_style(account: AccountMark) -> str:
+    """Rich style of an account's name: bold, in its configured terminal colour."""
+    return f"bold {account.color}" if account.color else "bold"
 
 
 class ConfirmModal(ModalScreen[bool]):
@@ -44,6 +67,7 @@ class ConfirmModal(ModalScreen[bool]):
         typed: The label the user must type to confirm (irreversible actions), or None.
         confirm_label: Text of the confirm button.
         price: What the request will cost, line by line ('' when it is not billed).
+        account: The account the request goes to (default: the app's session's).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -78,8 +102,10 @@ class ConfirmModal(ModalScreen[bool]):
         typed: str | None = None,
         confirm_label: str = "Confirm",
         price: str = "",
+        account: AccountMark | None = None,
     ) -> None:
         super().__init__()
+        self.account = account
         self.price = price
         self.title_text = title
         self.message = message
@@ -87,9 +113,21 @@ class ConfirmModal(ModalScreen[bool]):
         self.typed = typed
         self.confirm_label = confirm_label
 
+    @property
+    def shown_title(self) -> str:
+        """The title as shown: the caller's, naming the account."""
+        return self._title().plain
+
+    def _title(self) -> Text:
+        if self.account is None:
+            session = getattr(self.app, "session", None)
+            self.account = getattr(session, "mark", None)
+        style = account_style(self.account) if self.account is not None else ""
+        return account_title(self.title_text, self.account, style)
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.title_text), id="confirm-title")
+            yield Static(self._title(), id="confirm-title")
             yield Static(Text(self.message), id="confirm-message")
             if self.price:
                 yield Static(Text(self.price), id="confirm-price")

@@ -11,7 +11,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import tomli_w
 from platformdirs import user_config_dir
@@ -46,6 +46,10 @@ class ConfigError(Exception):
 _CONFIG = ConfigDict(extra="forbid")
 
 
+AccountColor = Literal["red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+"""Colours a profile may mark its account with (terminal colours: they follow its palette)."""
+
+
 class Profile(BaseModel):
     """One account to talk to."""
 
@@ -55,6 +59,9 @@ class Profile(BaseModel):
     """API base URL ending in /v4 (https, or http to 127.0.0.1/localhost only)."""
     read_only: bool = False
     """Open every session of this profile read-only (nothing can be changed from the app)."""
+    color: AccountColor | None = None
+    """Colour of the account's name in the status bar and in confirmations (its name is
+    always shown as text too), e.g. ``color = "red"`` for production."""
 
 
 class RefreshSettings(BaseModel):
