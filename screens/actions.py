@@ -87,6 +87,14 @@ class ActionContext:
     action: Action
     item: dict[str, Any] | None
     params: dict[str, Any]
+    account: Session | None = None
+    """The session the action is sent through (default: the app's when the action starts)."""
+
+    def __post_init__(self) -> None:
+        # Bound once: a dialog still open when the app switches account can only ever reach
+        # the account it was opened on (whose session is closed by then).
+        if self.account is None:
+            self.account = self.app.session  # type: ignore[attr-defined]
 
     @property
     def app(self) -> App[Any]:
@@ -96,7 +104,8 @@ class ActionContext:
     @property
     def session(self) -> Session:
         """The session (client, settings, simulator in demo mode)."""
-        return self.app.session  # type: ignore[attr-defined]
+        assert self.account is not None
+        return self.account
 
     @property
     def endpoint(self) -> Endpoint:
@@ -171,6 +180,7 @@ class ActionContext:
             preview,
             typed=(self.label or str(self.params)) if typed else None,
             confirm_label=self.action.label,
+            account=self.session.mark,
         )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)

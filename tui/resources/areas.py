@@ -186,6 +186,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "log": "log",
     "read-only": "read-only",
     "export": "export",
+    "account": "account",
 }
 """Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home`)."""
 

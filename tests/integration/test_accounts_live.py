@@ -1,0 +1,173 @@
+"""Two accounts in one running app: two ``cloudtui sim`` servers as the profiles alpha and beta.
+
+beta runs with ``--scale 30`` (30 more instances), so each account's rows are told apart by
+their number as well as by their labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from screens.accounts import AccountPicker, switch_account
+from screens.command_line import CommandLineScreen
+from screens.confirm import ConfirmModal
+from screens.list_pane import ResourceListPane
+from tests.conftest import MemoryKeyring
+from tests.integration.sim_servers import TOKEN, SimServer, two_sims
+from tests.ui.helpers import open_area, settle, wait_for_screen, wait_until
+from tests.ui.test_compute_ui import select
+from tui.account_switch import open_account
+from tui.app import CloudApp
+from tui.auth import KEYRING_SERVICE
+from tui.config import Profile, RefreshSettings, Settings
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+@pytest.fixture(scope="module")
+def sims() -> Iterator[tuple[SimServer, SimServer]]:
+    with two_sims() as servers:
+        yield servers
+
+
+class RecordingKeyring(MemoryKeyring):
+    """The test keyring, noting which profiles' tokens were read."""
+
+    def __init__(self, entries: dict[tuple[str, str], str]) -> None:
+        super().__init__()
+        self.entries = entries
+        self.read: list[str] = []
+
+    def get_password(self, service: str, username: str) -> str | None:
+        self.read.append(username)
+        return super().get_password(service, username)
+
+
+@pytest.fixture
+def keyring_reads(isolated_home: MemoryKeyring) -> Iterator[RecordingKeyring]:
+    """Tokens for alpha, beta and gamma in a keyring that records every read."""
+    import keyring
+
+    recording = RecordingKeyring(isolated_home.entries)
+    for name in ("alpha", "beta", "gamma"):
+        recording.entries[(KEYRING_SERVICE, name)] = TOKEN
+    keyring.set_keyring(recording)
+    yield recording
+
+
+def accounts_settings(alpha: SimServer, beta: SimServer) -> Settings:
+    return Settings(
+        profiles={
+            "alpha": Profile(base_url=alpha.base_url),
+            "beta": Profile(base_url=beta.base_url, color="magenta"),
+        },
+        default_profile="alpha",
+        start_area="instances",
+        refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600),
+    )
+
+
+def alpha_app(sims: tuple[SimServer, SimServer]) -> CloudApp:
+    settings = accounts_settings(*sims)
+    return CloudApp(settings, open_account(settings, "alpha"), profile_name="alpha")
+
+
+def labels(pane: ResourceListPane) -> set[str]:
+    return {str(item["label"]) for item in pane.items.values()}
+
+
+def switched(app: CloudApp, name: str) -> bool:
+    """The switch to ``name`` is over."""
+    busy = any(w.group == "account-switch" and not w.is_finished for w in app.workers)
+    return app.session.profile_name == name and not busy
+
+
+def instance_count(server: SimServer) -> int:
+    return int(server.get("/compute/instances").json()["results"])
+
+
+async def test_account_switches_lists_and_status_bar_to_the_other_profile(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, beta = sims
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_area(pilot, "instances")
+        await wait_until(pilot, lambda: len(pane.items) == instance_count(alpha))
+        assert keyring_reads.read == ["alpha"]  # beta's token is not read ahead of time
+        app.notify("a toast of alpha", title="alpha")
+
+        await pilot.press("colon")
+        line = await wait_for_screen(pilot, CommandLineScreen)
+        await pilot.press(*"account b", "tab")
+        assert line.query_one("Input").value == "account beta"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.profile_name == "beta"
+        assert keyring_reads.read == ["alpha", "beta"]
+        assert app.current_mode == "instances"
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        await wait_until(pilot, lambda: len(pane.items) == instance_count(beta))
+        assert instance_count(beta) == instance_count(alpha) + 30
+        assert "profile beta" in str(app.screen.query_one("StatusBar").render())
+        assert app.activity.folder.name == "beta" and app.watchlist is not None
+        assert not any("alpha" in str(n.message) for n in app._notifications)
+
+        # Every screen left is the new account's: the overview opens afresh too.
+        app.go_to_area("overview")
+        await settle(pilot)
+        assert app.screen.app.session.profile_name == "beta"
+
+
+async def test_the_picker_lists_profiles_and_switches_to_the_chosen_one(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    app = alpha_app(sims)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.run_command("account")
+        picker = await wait_for_screen(pilot, AccountPicker)
+        assert picker.names == ["alpha", "beta"]
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert app.session.profile_name == "beta"
+        assert "gamma" not in keyring_reads.read
+
+
+async def test_a_dialog_open_during_a_switch_is_cancelled_and_sends_nothing(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, beta = sims
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_area(pilot, "volumes")
+        await wait_until(pilot, lambda: "pg-data" in labels(pane))
+        volume = await select(pilot, pane, "pg-data")
+        await pilot.press("d")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.shown_title == 'Delete volume "pg-data" in alpha?'
+        switch_account(app, "beta")
+        # Not settle(): the dialog's worker ends cancelled, which waiting for it reports.
+        await wait_until(pilot, lambda: switched(app, "beta"), rounds=500)
+        assert app.session.profile_name == "beta"
+        assert not isinstance(app.screen, ConfirmModal)
+        assert all(not isinstance(s, ConfirmModal) for s in app.screen_stack)
+        await pilot.press("y")  # were the dialog still there, this would confirm it
+        await settle(pilot)
+        assert alpha.get(f"/volumes/{volume['id']}").status_code == 200
+        assert beta.get(f"/volumes/{volume['id']}").status_code == 200  # same seed, same id
+        assert app.activity.read() == []
+
+
+async def test_an_unknown_profile_says_so_and_stays(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    app = alpha_app(sims)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.run_command("account nowhere")
+        await settle(pilot)
+        assert app.session.profile_name == "alpha"
+        assert any("No profile named 'nowhere'" in m for _t, m in app.notification_log)
