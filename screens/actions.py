@@ -148,20 +148,56 @@ class ActionContext:
         endpoint: str | None = None,
         params: Mapping[str, Any] | None = None,
         query: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        group: int | None = None,
     ) -> Any:
         """Send the action's request (or another operation's); the answer as raw JSON.
 
         Actions are driven by specs, which read answers by field name, so the JSON stays raw.
-        The item's label goes to the activity log with the change (never the body).
+        The item's label goes to the activity log with the change (never the body); a change
+        that succeeded is noted for undo with the item as it was before (see :mod:`tui.undo`).
+
+        Args:
+            body: Request body.
+            endpoint: Another operation than the action's.
+            params: Its path parameters (default: the action's).
+            query: Query parameters.
+            before: What the changed record was before (default: the action's item, for the
+                action's own operation).
+            group: Undo group of changes sent together (see :meth:`UndoJournal.new_group`).
         """
+        name = endpoint or self.action.endpoint
+        sent = dict(params if params is not None else self.params)
         with change_target(self.label):
-            return await self.session.client.call(
-                endpoint or self.action.endpoint,
-                dict(params if params is not None else self.params),
+            answer = await self.session.client.call(
+                name,
+                sent,
                 body=dict(body) if body is not None else None,
                 query=query,
                 model=dict,
             )
+        if REGISTRY[name].writes:
+            if before is None and endpoint is None:
+                before = self.item
+            self._note_change(name, sent, body, before, answer, group)
+        return answer
+
+    def _note_change(
+        self,
+        endpoint: str,
+        params: Mapping[str, Any],
+        body: Mapping[str, Any] | None,
+        before: Mapping[str, Any] | None,
+        answer: Any,
+        group: int | None,
+    ) -> None:
+        """Note a change in the app's undo journal (only for the app's own account)."""
+        journal = getattr(self.app, "undo_journal", None)
+        if journal is None or self.session is not getattr(self.app, "session", None):
+            return
+        activity = getattr(self.app, "activity", None)
+        entry = activity.last if activity is not None else None
+        journal.note(self.title, endpoint, params, body, before, answer, entry=entry, group=group)
 
     async def confirm(
         self, body: Mapping[str, Any] | None = None, *, message: str = "", typed: bool = False

@@ -21,15 +21,17 @@ if TYPE_CHECKING:
 
 
 def open_home_state(app: Any) -> None:
-    """Open the profile's activity log and watchlist and apply the read-only flag to the client.
+    """Open the profile's activity log, watchlist and undo journal; apply the read-only flag.
 
     A data folder that cannot be written is reported once; the app works without them.
     """
     from tui.activity import ActivityLog
+    from tui.undo import UndoJournal
     from tui.watchlist import Watchlist
 
     session = app.session
     session.client.read_only = app.read_only
+    app.undo_journal = UndoJournal()
     try:
         app.activity = ActivityLog(session.profile_name, clock=app.now)
         app.watchlist = Watchlist(session.profile_name)

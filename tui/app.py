@@ -137,6 +137,8 @@ class CloudApp(App[int]):
         """The profile's :class:`tui.activity.ActivityLog` (set once signed in)."""
         self.watchlist: Any = None
         """The profile's :class:`tui.watchlist.Watchlist` (set once signed in)."""
+        self.undo_journal: Any = None
+        """This session's changes and their undo (:class:`tui.undo.UndoJournal`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 
@@ -224,6 +226,7 @@ class CloudApp(App[int]):
         self.resource_index.clear()
         self.activity = None
         self.watchlist = None
+        self.undo_journal = None
         self.api_health = "online"
         self.last_refresh = None
         self.user_version += 1

@@ -7,12 +7,15 @@ their number as well as by their labels.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from screens.accounts import AccountPicker, switch_account
+from screens.activity_log import ActivityLogScreen
 from screens.command_line import CommandLineScreen
 from screens.confirm import ConfirmModal
+from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import TOKEN, SimServer, two_sims
@@ -171,3 +174,101 @@ async def test_an_unknown_profile_says_so_and_stays(
         await settle(pilot)
         assert app.session.profile_name == "alpha"
         assert any("No profile named 'nowhere'" in m for _t, m in app.notification_log)
+
+
+async def undo_from_the_log(pilot: Any, app: CloudApp, title_has: str) -> ConfirmModal:
+    """Open ``:log``, check the newest change says ``u undoes``, press u; the confirmation."""
+    app.go_to_area("log")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, ActivityLogScreen)
+    screen.table.focus()
+    newest = screen.table.cells_at(0)
+    assert newest[-1] == "u undoes", newest
+    await pilot.press("u")
+    confirm = await wait_for_screen(pilot, ConfirmModal)
+    assert title_has in confirm.shown_title and confirm.shown_title.endswith("in alpha?")
+    return confirm
+
+
+async def test_a_label_change_is_undone_from_the_log(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, _beta = sims
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_area(pilot, "instances")
+        await wait_until(pilot, lambda: "mail-relay" in labels(pane))
+        instance = await select(pilot, pane, "mail-relay")
+        await pilot.press("e")
+        form = await wait_for_screen(pilot, FormModal)
+        form.model_form.set_value("label", "mail-relay-2")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        path = f"/compute/instances/{instance['id']}"
+        assert alpha.get(path).json()["label"] == "mail-relay-2"
+
+        confirm = await undo_from_the_log(pilot, app, "mail-relay")
+        assert confirm.preview.startswith(f"PUT {path}")
+        assert '"label": "mail-relay"' in confirm.preview
+        await pilot.press("y")
+        await settle(pilot)
+        assert alpha.get(path).json()["label"] == "mail-relay"
+        assert app.screen.table.cells_at(1)[-1] == "undone"  # the undo itself is on top
+        await pilot.press("u")  # nothing else to undo: said, nothing sent
+        await settle(pilot)
+        assert "No change of this session can be undone." in app.notification_log[-1][1]
+
+
+async def test_a_detach_is_undone_and_a_delete_says_why_it_cannot_be(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, _beta = sims
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_area(pilot, "volumes")
+        await wait_until(pilot, lambda: "web-assets" in labels(pane))
+        volume = await select(pilot, pane, "web-assets")
+        attached_to = volume["compute_id"]
+        assert attached_to is not None
+        await pilot.press("D")
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("y")
+        await settle(pilot)
+        path = f"/volumes/{volume['id']}"
+        await wait_until_server(lambda: alpha.get(path).json()["compute_id"] is None)
+
+        confirm = await undo_from_the_log(pilot, app, "web-assets")
+        assert confirm.preview.startswith(f"POST {path}/attach")
+        assert f'"compute_id": {attached_to}' in confirm.preview
+        await pilot.press("y")
+        await settle(pilot)
+        await wait_until_server(lambda: alpha.get(path).json()["compute_id"] == attached_to)
+
+        # A delete is noted as one that cannot be undone, with the reason.
+        pane = await open_area(pilot, "volumes")
+        await wait_until(pilot, lambda: "backup-scratch" in labels(pane))
+        await select(pilot, pane, "backup-scratch")
+        await pilot.press("d")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press(*"backup-scratch", "enter")
+        await settle(pilot)
+        app.go_to_area("log")
+        await settle(pilot)
+        log = app.screen
+        assert log.table.cells_at(0)[-1].startswith("cannot: the volume is deleted")
+        log.table.focus()
+        await pilot.press("u")
+        await settle(pilot)
+        assert "cannot be undone: the volume is deleted" in app.notification_log[-1][1]
+
+
+async def wait_until_server(condition: Any, seconds: float = 20) -> None:
+    """Poll a server-side condition (attachments settle on the simulator's real clock)."""
+    import asyncio
+
+    for _ in range(int(seconds * 10)):
+        if condition():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the server never got there")
