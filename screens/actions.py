@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tui.accounts import acting_as
 from tui.api.changes import change_target
 from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError, may_have_been_carried_out
@@ -334,19 +335,30 @@ async def run_action(
     action: Action,
     item: dict[str, Any] | None,
     params: dict[str, Any],
+    account: Session | None = None,
 ) -> bool:
     """Run ``action``; must be called from a worker (dialogs are awaited).
+
+    Args:
+        host: The screen it was started from.
+        spec: The resource the action belongs to.
+        action: The action.
+        item: The item it acts on (None: the collection).
+        params: Path parameters.
+        account: The session to send through (default: the app's); every dialog of the
+            action names its account.
 
     Returns:
         True when the request succeeded, or may have been carried out though its answer was
         lost (the caller refreshes).
     """
-    ctx = ActionContext(host, spec, action, item, params)
-    if action.screen:
-        return await flow_for(action.screen)(ctx)
-    if action.form and await _asks_something(ctx):
-        return await run_form(ctx)
-    return await run_plain(ctx)
+    ctx = ActionContext(host, spec, action, item, params, account)
+    with acting_as(ctx.session.mark):
+        if action.screen:
+            return await flow_for(action.screen)(ctx)
+        if action.form and await _asks_something(ctx):
+            return await run_form(ctx)
+        return await run_plain(ctx)
 
 
 async def _asks_something(ctx: ActionContext) -> bool:

@@ -1,6 +1,7 @@
 """The ``:`` command line: area aliases with completion (``:in``, ``:domains``, ``:k8s`` ...).
 
-``:account NA`` completes to the profiles of the config file.
+``:account NA`` completes to the profiles of the config file; ``:fanout`` to its areas, then
+to the profiles.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
 from tui.account_switch import complete_account, profile_names
+from tui.fanout import complete_fanout
 from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command
 
 
@@ -43,8 +45,12 @@ class CommandLineScreen(ModalScreen[str | None]):
         return profile_names(settings) if settings is not None else []
 
     def _matches(self, text: str) -> list[str]:
-        """Completions of ``text``: profiles after ``account``, else areas and commands."""
-        return complete_account(text, self._profiles()) or complete_command(text)
+        """Completions of ``text``: profiles after ``account``, areas and profiles after
+        ``fanout``, else areas and commands."""
+        names = self._profiles()
+        return (
+            complete_account(text, names) or complete_fanout(text, names) or complete_command(text)
+        )
 
     def compose(self) -> ComposeResult:
         accounts = complete_account("account ", self._profiles())

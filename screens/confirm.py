@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from tui.accounts import AccountMark, in_account
+from tui.accounts import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import redact
 
 if TYPE_CHECKING:
@@ -67,7 +67,8 @@ class ConfirmModal(ModalScreen[bool]):
         typed: The label the user must type to confirm (irreversible actions), or None.
         confirm_label: Text of the confirm button.
         price: What the request will cost, line by line ('' when it is not billed).
-        account: The account the request goes to (default: the app's session's).
+        account: The account the request goes to (default: the account of the action being
+            run, else the app's session's).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -105,7 +106,8 @@ class ConfirmModal(ModalScreen[bool]):
         account: AccountMark | None = None,
     ) -> None:
         super().__init__()
-        self.account = account
+        # Built inside an action's flow: the account it acts on, which may not be the app's.
+        self.account = account or ACTING_ACCOUNT.get()
         self.price = price
         self.title_text = title
         self.message = message

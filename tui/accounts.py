@@ -7,6 +7,9 @@ config (``color = "red"``); the name is always there as text, so the colour only
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from tui.config import Settings
@@ -52,3 +55,18 @@ def in_account(question: str, account: str) -> str:
     if question.endswith("?"):
         return f"{question[:-1]} in {account}?"
     return f"{question} (in {account})"
+
+
+ACTING_ACCOUNT: ContextVar[AccountMark | None] = ContextVar("cloudtui_acting_account", default=None)
+"""The account an action being run sends to (set for the action's whole flow, so every dialog
+it opens names that account, which is not always the app's: a row of a list across accounts)."""
+
+
+@contextmanager
+def acting_as(account: AccountMark) -> Iterator[None]:
+    """Run the block as an action on ``account`` (see :data:`ACTING_ACCOUNT`)."""
+    token = ACTING_ACCOUNT.set(account)
+    try:
+        yield
+    finally:
+        ACTING_ACCOUNT.reset(token)

@@ -33,6 +33,7 @@ from screens.shell import start_action
 from tui.account_switch import parse_account_command
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
+from tui.fanout import parse_fanout_command
 from tui.home import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
@@ -487,6 +488,15 @@ class CloudApp(App[int]):
             from screens.accounts import account_command
 
             account_command(self, account)  # the profile name keeps its case
+            return
+        fanout = parse_fanout_command(text, self.settings)
+        if isinstance(fanout, str):
+            self.notify(fanout, title=":fanout", severity="warning", markup=False)
+            return
+        if fanout is not None:
+            from screens.fanout import open_fanout
+
+            open_fanout(self, fanout)
             return
         if word.split()[0] == "export":
             from screens.export_command import run_export

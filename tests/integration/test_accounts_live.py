@@ -15,13 +15,15 @@ from screens.accounts import AccountPicker, switch_account
 from screens.activity_log import ActivityLogScreen
 from screens.command_line import CommandLineScreen
 from screens.confirm import ConfirmModal
+from screens.fanout import FanoutPane, FanoutScreen
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from tests.conftest import MemoryKeyring
-from tests.integration.sim_servers import TOKEN, SimServer, two_sims
+from tests.integration.sim_servers import TOKEN, SimServer, free_port, two_sims
 from tests.ui.helpers import open_area, settle, wait_for_screen, wait_until
 from tests.ui.test_compute_ui import select
 from tui.account_switch import open_account
+from tui.activity import ActivityLog
 from tui.app import CloudApp
 from tui.auth import KEYRING_SERVICE
 from tui.config import Profile, RefreshSettings, Settings
@@ -272,3 +274,85 @@ async def wait_until_server(condition: Any, seconds: float = 20) -> None:
             return
         await asyncio.sleep(0.1)
     raise AssertionError("the server never got there")
+
+
+def fanout_settings(alpha: SimServer, beta: SimServer) -> Settings:
+    """alpha and beta, gamma where nothing listens, delta whose token is rejected."""
+    settings = accounts_settings(alpha, beta)
+    settings.profiles["gamma"] = Profile(base_url=f"http://127.0.0.1:{free_port()}/v4")
+    settings.profiles["delta"] = Profile(base_url=alpha.base_url)
+    return settings
+
+
+async def open_fanout_list(pilot: Any, app: CloudApp, command: str) -> FanoutPane:
+    app.run_command(command)
+    await settle(pilot)
+    assert isinstance(app.screen, FanoutScreen)
+    return app.screen.query_one(FanoutPane)
+
+
+async def test_fanout_lists_both_accounts_and_filters_by_account(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, beta = sims
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_fanout_list(pilot, app, "fanout instances")
+        counts = {"alpha": instance_count(alpha), "beta": instance_count(beta)}
+        assert len(pane.items) == sum(counts.values())
+        assert pane.table.columns[0].title == "Account"
+        by_account = {name: sum(1 for key in pane.table.keys if key[0] == name) for name in counts}
+        assert by_account == counts
+        assert keyring_reads.read == ["alpha", "beta"]  # beta's token read for the fanout
+
+        await pilot.press("slash", *"account:beta", "enter")
+        await pilot.pause()
+        shown = pane.table.keys
+        assert len(shown) == counts["beta"] and all(key[0] == "beta" for key in shown)
+
+
+async def test_fanout_shows_each_failed_account_and_still_lists_the_others(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, beta = sims
+    keyring_reads.entries[(KEYRING_SERVICE, "delta")] = "a-token-the-server-rejects"
+    settings = fanout_settings(alpha, beta)
+    app = CloudApp(settings, open_account(settings, "alpha"), profile_name="alpha")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_fanout_list(pilot, app, "fanout instances")
+        assert len(pane.items) == instance_count(alpha) + instance_count(beta)
+        errors = str(pane.query_one(".fanout-errors").render())
+        assert "✖ gamma:" in errors and "✖ delta:" in errors
+        assert pane.listings["gamma"].items == [] and pane.listings["delta"].items == []
+        assert not pane.listings["alpha"].error and not pane.listings["beta"].error
+
+
+async def test_an_action_on_a_fanout_row_reaches_that_rows_account(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, beta = sims
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_fanout_list(pilot, app, "fanout instances alpha beta")
+        # The same seed: build-cache has the same id on both servers.
+        key = next(
+            k for k, item in pane.items.items() if k[0] == "beta" and item["label"] == "build-cache"
+        )
+        path = f"/compute/instances/{key[1]}"
+        assert alpha.get(path).json()["status"] == beta.get(path).json()["status"] == "running"
+        pane.table.focus()
+        assert pane.table.move_cursor(key)
+        await pilot.pause()
+        await pilot.press("S")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert confirm.shown_title.endswith(" in beta?")
+        await pilot.press("y")
+        await settle(pilot)
+        assert beta.get(path).json()["status"] != "running"
+        assert alpha.get(path).json()["status"] == "running"
+        logged = ActivityLog("beta").read()
+        assert logged and logged[0].path == f"{path}/shutdown" and logged[0].ok
+        assert app.activity.read() == []  # nothing was sent to alpha

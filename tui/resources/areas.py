@@ -187,6 +187,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "read-only": "read-only",
     "export": "export",
     "account": "account",
+    "fanout": "fanout",
 }
 """Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home`)."""
 
