@@ -346,6 +346,11 @@ async def test_an_action_on_a_fanout_row_reaches_that_rows_account(
         pane.table.focus()
         assert pane.table.move_cursor(key)
         await pilot.pause()
+        await pilot.press("e")  # a form names the account when it is not the app's
+        form = await wait_for_screen(pilot, FormModal)
+        assert str(form.query_one("#form-title").render()).endswith("(in beta)")
+        await pilot.press("escape")
+        await settle(pilot)
         await pilot.press("S")
         confirm = await wait_for_screen(pilot, ConfirmModal)
         assert confirm.shown_title.endswith(" in beta?")
