@@ -46,6 +46,7 @@ from tui.fanout import (
     AccountListing,
     FanoutRequest,
     FanoutSessions,
+    OverviewRequest,
     fanout_spec,
     own_item,
     row_key,
@@ -318,8 +319,9 @@ class FanoutScreen(ShellScreen):
         await self.sessions.aclose()
 
 
-def open_fanout(app: Any, request: FanoutRequest) -> None:
-    """Push the fanout list of ``request`` (other accounts' changes go to their own logs)."""
+def open_fanout(app: Any, request: FanoutRequest | OverviewRequest) -> None:
+    """Push the fanout list (or overview) of ``request``; other accounts' changes go to their
+    own activity logs."""
     current: Session | None = getattr(app, "session", None)
     sessions = FanoutSessions(
         app.settings,
@@ -327,6 +329,11 @@ def open_fanout(app: Any, request: FanoutRequest) -> None:
         read_only=bool(getattr(app, "read_only", False)),
         on_open=_log_changes,
     )
+    if isinstance(request, OverviewRequest):
+        from screens.fanout_overview import FanoutOverviewScreen
+
+        app.push_screen(FanoutOverviewScreen(request, sessions))
+        return
     app.push_screen(FanoutScreen(request, sessions))
 
 

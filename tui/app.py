@@ -496,7 +496,7 @@ class CloudApp(App[int]):
         if fanout is not None:
             from screens.fanout import open_fanout
 
-            open_fanout(self, fanout)
+            open_fanout(self, fanout)  # a list, or the overview of every account
             return
         if word.split()[0] == "export":
             from screens.export_command import run_export

@@ -58,8 +58,26 @@ class FanoutRequest:
     profiles: tuple[str, ...]
 
 
-def parse_fanout_command(text: str, settings: Settings) -> FanoutRequest | str | None:
-    """Read ``:fanout AREA [PROFILE...]`` (all profiles when none is named).
+OVERVIEW_WORD = "overview"
+"""``:fanout overview`` shows every account's overview side by side."""
+
+
+@dataclass(frozen=True)
+class OverviewRequest:
+    """``:fanout overview [PROFILE...]``.
+
+    Attributes:
+        profiles: The accounts to show.
+    """
+
+    profiles: tuple[str, ...]
+
+
+def parse_fanout_command(
+    text: str, settings: Settings
+) -> FanoutRequest | OverviewRequest | str | None:
+    """Read ``:fanout AREA [PROFILE...]`` (all profiles when none is named); AREA may be
+    ``overview``.
 
     Returns:
         The request; a message saying what is wrong; None when ``text`` is no fanout command.
@@ -67,11 +85,12 @@ def parse_fanout_command(text: str, settings: Settings) -> FanoutRequest | str |
     words = text.strip().lstrip(":").split()
     if not words or words[0].lower() != FANOUT_COMMAND:
         return None
-    areas = ", ".join(sorted({w for w in FANOUT_AREAS if len(w) > 3}))
+    areas = ", ".join(sorted({*(w for w in FANOUT_AREAS if len(w) > 3), OVERVIEW_WORD}))
     if len(words) < 2:
         return f"Usage: :fanout AREA [PROFILE...] (AREA: {areas})."
-    spec_id = FANOUT_AREAS.get(words[1].lower())
-    if spec_id is None:
+    area = words[1].lower()
+    spec_id = FANOUT_AREAS.get(area)
+    if spec_id is None and area != OVERVIEW_WORD:
         return f"No fanout list of {words[1]!r} (AREA: {areas})."
     known = profile_names(settings)
     names = tuple(dict.fromkeys(words[2:])) or tuple(known)
@@ -80,6 +99,8 @@ def parse_fanout_command(text: str, settings: Settings) -> FanoutRequest | str |
         return f"No profile named {', '.join(unknown)} (profiles: {', '.join(known) or 'none'})."
     if not names:
         return "No profiles in the config file yet: run `cloudtui login --profile NAME`."
+    if spec_id is None:
+        return OverviewRequest(names)
     return FanoutRequest(SPECS[spec_id], names)
 
 
@@ -202,6 +223,7 @@ def complete_fanout(text: str, names: list[str]) -> list[str]:
         return []
     *done, partial = words
     if len(done) == 1:
-        return [f"{FANOUT_COMMAND} {a}" for a in FANOUT_AREAS if a.startswith(partial.lower())]
+        areas = (*FANOUT_AREAS, OVERVIEW_WORD)
+        return [f"{FANOUT_COMMAND} {a}" for a in areas if a.startswith(partial.lower())]
     head = " ".join(done)
     return [f"{head} {n}" for n in names if n.startswith(partial) and n not in done[2:]]

@@ -16,6 +16,7 @@ from screens.activity_log import ActivityLogScreen
 from screens.command_line import CommandLineScreen
 from screens.confirm import ConfirmModal
 from screens.fanout import FanoutPane, FanoutScreen
+from screens.fanout_overview import FanoutOverviewScreen
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from tests.conftest import MemoryKeyring
@@ -27,6 +28,7 @@ from tui.activity import ActivityLog
 from tui.app import CloudApp
 from tui.auth import KEYRING_SERVICE
 from tui.config import Profile, RefreshSettings, Settings
+from widgets.resource_table import ResourceTable
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -361,3 +363,28 @@ async def test_an_action_on_a_fanout_row_reaches_that_rows_account(
         logged = ActivityLog("beta").read()
         assert logged and logged[0].path == f"{path}/shutdown" and logged[0].ok
         assert app.activity.read() == []  # nothing was sent to alpha
+
+
+async def test_the_overview_of_every_account_totals_those_that_answer(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, beta = sims
+    settings = fanout_settings(alpha, beta)
+    del settings.profiles["delta"]
+    app = CloudApp(settings, open_account(settings, "alpha"), profile_name="alpha")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.run_command("fanout overview")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, FanoutOverviewScreen)
+        table = screen.query_one(ResourceTable)
+        rows = {table.cells_at(i)[0]: table.cells_at(i) for i in range(table.row_count)}
+        assert set(rows) == {"alpha", "beta", "gamma", "Total (2)"}
+        instances = (instance_count(alpha), instance_count(beta))
+        assert (rows["alpha"][1], rows["beta"][1]) == tuple(str(n) for n in instances)
+        assert rows["Total (2)"][1] == str(sum(instances))
+        assert rows["gamma"][1] == "?"
+        assert rows["alpha"][-1].startswith("$") and rows["Total (2)"][-1].startswith("$")
+        below = str(screen.query_one("#fo-attention").render())
+        assert "✖ gamma:" in below and "alpha: " in below and "beta: " in below
