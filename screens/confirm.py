@@ -1,5 +1,8 @@
 """Confirmation of a request: what will be sent, and for irreversible ones, the label typed.
 
+Every confirmation names the account it will be sent to ("Delete instance web-1 in prod?"),
+in the account's colour when the config gives it one.
+
 Bindings:
 
 | Key | Id | Description |
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -26,7 +29,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from tui.accounts import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import redact
+
+if TYPE_CHECKING:
+    from rich.style import Style
 
 PREVIEW_LINES = 10
 """Rows of the request preview box; longer previews scroll."""
@@ -49,6 +56,22 @@ class PreviewScroll(VerticalScroll):
     ]
 
 
+def account_title(title: str, account: AccountMark | None, style: Style | str = "") -> Text:
+    """The dialog's title naming ``account`` (its name in its colour, bold)."""
+    if account is None:
+        return Text(title)
+    named = in_account(title, account.name)
+    start = named.rindex(account.name)
+    text = Text(named)
+    text.stylize(style or "bold", start, start + len(account.name))
+    return text
+
+
+def account_style(account: AccountMark) -> str:
+    """Rich style of an account's name: bold, in its configured terminal colour."""
+    return f"bold {account.color}" if account.color else "bold"
+
+
 class ConfirmModal(ModalScreen[bool]):
     """Ask before sending a request.
 
@@ -59,6 +82,8 @@ class ConfirmModal(ModalScreen[bool]):
         typed: The label the user must type to confirm (irreversible actions), or None.
         confirm_label: Text of the confirm button.
         price: What the request will cost, line by line ('' when it is not billed).
+        account: The account the request goes to (default: the account of the action being
+            run, else the app's session's).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -103,8 +128,11 @@ class ConfirmModal(ModalScreen[bool]):
         typed: str | None = None,
         confirm_label: str = "Confirm",
         price: str = "",
+        account: AccountMark | None = None,
     ) -> None:
         super().__init__()
+        # Built inside an action's flow: the account it acts on, which may not be the app's.
+        self.account = account or ACTING_ACCOUNT.get()
         self.price = price
         self.title_text = title
         self.message = message
@@ -112,9 +140,21 @@ class ConfirmModal(ModalScreen[bool]):
         self.typed = typed
         self.confirm_label = confirm_label
 
+    @property
+    def shown_title(self) -> str:
+        """The title as shown: the caller's, naming the account."""
+        return self._title().plain
+
+    def _title(self) -> Text:
+        if self.account is None:
+            session = getattr(self.app, "session", None)
+            self.account = getattr(session, "mark", None)
+        style = account_style(self.account) if self.account is not None else ""
+        return account_title(self.title_text, self.account, style)
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.title_text), id="confirm-title")
+            yield Static(self._title(), id="confirm-title")
             yield Static(Text(self.message), id="confirm-message")
             if self.price:
                 yield Static(Text(self.price), id="confirm-price")

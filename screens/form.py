@@ -30,6 +30,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Select, Static
 from textual.worker import Worker
 
+from screens.confirm import account_style, account_title
+from tui.accounts import ACTING_ACCOUNT
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.resources.expansions import EXPANSIONS, expanded
@@ -120,6 +122,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     def __init__(self, title: str, submit: Submit, *, request_line: str = "") -> None:
         super().__init__()
         self.title_text = title
+        self.account = ACTING_ACCOUNT.get()
+        """The account the form sends to (an action's, which may not be the app's)."""
         self.submit = submit
         self.request_line = request_line
         self.sending = False
@@ -128,7 +132,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.title_text), id="form-title")
+            yield Static(self._title(), id="form-title")
             if self.request_line:
                 yield Static(Text(self.request_line), id="form-request")
             yield from self.compose_body()
@@ -137,6 +141,14 @@ class RequestModal(ModalScreen[FormOutcome | None]):
                 yield Button(self.send_label, variant="primary", id="form-send", compact=True)
                 yield Button("Cancel", id="form-cancel", compact=True)
             yield Static(self.hint, id="form-hint")
+
+    def _title(self) -> Text:
+        """The title; it names the account when that is not the app's (a row of a list
+        across accounts), since the status bar names the app's."""
+        own = getattr(getattr(self.app, "session", None), "profile_name", None)
+        if self.account is None or self.account.name == own:
+            return Text(self.title_text)
+        return account_title(self.title_text, self.account, account_style(self.account))
 
     def compose_body(self) -> ComposeResult:
         """The dialog's inputs."""
@@ -214,6 +226,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             "first: sending again may do it twice.",
             request_preview(method, path, body),
             confirm_label="Send again",
+            account=self.account,
         )
         confirmed: bool = await self.app.push_screen_wait(modal)
         if confirmed:
@@ -456,6 +469,7 @@ class FormModal(RequestModal):
                 typed=typed,
                 confirm_label=self.send_label,
                 price=price,
+                account=self.account,
             )
         else:
             modal = ConfirmModal(
@@ -464,6 +478,7 @@ class FormModal(RequestModal):
                 request_preview(method, path, body),
                 confirm_label=self.send_label,
                 price=price,
+                account=self.account,
             )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)

@@ -20,17 +20,19 @@ if TYPE_CHECKING:
 
 
 def open_home_state(app: Any) -> None:
-    """Open the profile's activity log and watchlist and apply the read-only flag to the client.
+    """Open the profile's activity log, watchlist and undo journal; apply the read-only flag.
 
     A data folder that cannot be written is reported once; the app works without them. The
     demo's are in a folder of their own, new on each run.
     """
     from tui.activity import ActivityLog
     from tui.datadir import demo_dir
+    from tui.undo import UndoJournal
     from tui.watchlist import Watchlist
 
     session = app.session
     session.client.read_only = app.read_only
+    app.undo_journal = UndoJournal()
     try:
         # The demo's objects exist for one run only: its state must not outlive it.
         folder = demo_dir(session.demo_user or "demo") if session.demo else None

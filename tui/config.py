@@ -15,7 +15,7 @@ import shutil
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
@@ -83,6 +83,10 @@ class ConfigError(Exception):
 _CONFIG = ConfigDict(extra="forbid")
 
 
+AccountColor = Literal["red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+"""Colours a profile may mark its account with (terminal colours: they follow its palette)."""
+
+
 class Profile(BaseModel):
     """One account to talk to."""
 
@@ -92,6 +96,9 @@ class Profile(BaseModel):
     """API base URL ending in /v4 (https, or http to 127.0.0.1/localhost only)."""
     read_only: bool = False
     """Open every session of this profile read-only (nothing can be changed from the app)."""
+    color: AccountColor | None = None
+    """Colour of the account's name in the status bar and in confirmations (its name is
+    always shown as text too), e.g. ``color = "red"`` for production."""
 
 
 class RefreshSettings(BaseModel):
