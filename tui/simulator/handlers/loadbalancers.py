@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import re
 from typing import Any
 
 from cryptography import x509
