@@ -1,4 +1,4 @@
-"""Transfers through ``cloudtui sim`` on 127.0.0.1 (issue 11).
+"""Transfers through ``cloudtui sim`` on 127.0.0.1.
 
 * A 256 MB file up and down with the app's transfer code (:mod:`tui.transfers`) and with
   ``curl`` on the same kind of pre-signed URLs: medians and the ratio (target >= 0.8x curl).

@@ -48,8 +48,34 @@ def served_simulator(*args: str) -> Iterator[str]:
         *args: Extra ``cloudtui sim`` flags (``--scale``, ``--latency`` ...).
     """
     port = free_port()
+    command = [sys.executable, "-m", "tui", "sim", "--port", str(port), *args]
+    with _served(command, "cloudtui simulator at ") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def served_replay(*args: str) -> Iterator[str]:
+    """Run ``benchmarks/replay_server.py`` in a child process on 127.0.0.1; yields its base URL.
+
+    Args:
+        *args: Its flags (``--scale``, ``--latency`` ...).
+    """
+    command = [sys.executable, str(ROOT / "benchmarks" / "replay_server.py"), *args]
+    with _served(command, "replay server at ", timeout=120.0) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _served(command: list[str], announce: str, timeout: float = 30.0) -> Iterator[str]:
+    """Run a server in a child process until the block ends; yields the URL it announces.
+
+    Args:
+        command: The server's command line.
+        announce: What its first line says before the URL.
+        timeout: Seconds it may take to listen.
+    """
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui", "sim", "--port", str(port), *args],
+        command,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -59,10 +85,11 @@ def served_simulator(*args: str) -> Iterator[str]:
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline().strip()
-        if not first.startswith("cloudtui simulator at "):
-            raise RuntimeError(f"simulator did not start: {first!r}")
-        url = first.removeprefix("cloudtui simulator at ")
-        _wait_listening(port)
+        if not first.startswith(announce):
+            raise RuntimeError(f"server did not start: {first!r}")
+        url = first.removeprefix(announce)
+        port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+        _wait_listening(port, timeout)
         yield url
     finally:
         proc.terminate()

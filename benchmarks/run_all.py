@@ -1,9 +1,9 @@
-"""Run the five benchmarks one after the other (about 4 minutes here) and print their figures.
+"""Run every benchmark one after the other and print their figures.
 
 Each benchmark runs in its own process, so one's memory or imports never colour another's.
-
-``faults`` (issue 14) alone takes 10 to 20 minutes on a contended 2-core machine: its faulty run
-waits out the simulator's rate limit (120 requests a minute) as a user would.
+The others add up to roughly 10 minutes (the per-script times in benchmarks/README.md);
+``faults`` alone takes 10 to 20 minutes on a contended 2-core machine: its faulty run waits out
+the simulator's rate limit (120 requests a minute) as a user would. ``--only`` picks some.
 
 Run: .venv/bin/python benchmarks/run_all.py [--only NAME,...]  (names: the keys of BENCHMARKS below)
 """
@@ -27,8 +27,9 @@ BENCHMARKS: dict[str, list[str]] = {
     "faults": ["bench_faults.py", "--ops", "200"],
     "transfer": ["bench_transfer.py", "--runs", "3"],
     "overview": ["bench_overview.py", "--runs", "3"],
+    "filter": ["bench_filter.py", "--runs", "7"],
 }
-"""Name -> script and arguments (repeats chosen so that all five fit in 5 minutes)."""
+"""Name -> script and arguments (fewer repeats than each script's default)."""
 
 
 def main(argv: list[str] | None = None) -> int:

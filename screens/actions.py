@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tui.accounts import acting_as
 from tui.api.changes import change_target
 from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError, may_have_been_carried_out
@@ -34,6 +35,7 @@ from tui.resources.forms import (
 )
 from tui.resources.naming import action_title
 from tui.resources.spec import Action, ResourceSpec, dig
+from tui.simulator.notes import demo_note
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -87,6 +89,14 @@ class ActionContext:
     action: Action
     item: dict[str, Any] | None
     params: dict[str, Any]
+    account: Session | None = None
+    """The session the action is sent through (default: the app's when the action starts)."""
+
+    def __post_init__(self) -> None:
+        # Bound once: a dialog still open when the app switches account can only ever reach
+        # the account it was opened on (whose session is closed by then).
+        if self.account is None:
+            self.account = self.app.session  # type: ignore[attr-defined]
 
     @property
     def app(self) -> App[Any]:
@@ -96,7 +106,8 @@ class ActionContext:
     @property
     def session(self) -> Session:
         """The session (client, settings, simulator in demo mode)."""
-        return self.app.session  # type: ignore[attr-defined]
+        assert self.account is not None
+        return self.account
 
     @property
     def endpoint(self) -> Endpoint:
@@ -139,20 +150,56 @@ class ActionContext:
         endpoint: str | None = None,
         params: Mapping[str, Any] | None = None,
         query: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        group: int | None = None,
     ) -> Any:
         """Send the action's request (or another operation's); the answer as raw JSON.
 
         Actions are driven by specs, which read answers by field name, so the JSON stays raw.
-        The item's label goes to the activity log with the change (never the body).
+        The item's label goes to the activity log with the change (never the body); a change
+        that succeeded is noted for undo with the item as it was before (see :mod:`tui.undo`).
+
+        Args:
+            body: Request body.
+            endpoint: Another operation than the action's.
+            params: Its path parameters (default: the action's).
+            query: Query parameters.
+            before: What the changed record was before (default: the action's item, for the
+                action's own operation).
+            group: Undo group of changes sent together (see :meth:`UndoJournal.new_group`).
         """
+        name = endpoint or self.action.endpoint
+        sent = dict(params if params is not None else self.params)
         with change_target(self.label):
-            return await self.session.client.call(
-                endpoint or self.action.endpoint,
-                dict(params if params is not None else self.params),
+            answer = await self.session.client.call(
+                name,
+                sent,
                 body=dict(body) if body is not None else None,
                 query=query,
                 model=dict,
             )
+        if REGISTRY[name].writes:
+            if before is None and endpoint is None:
+                before = self.item
+            self._note_change(name, sent, body, before, answer, group)
+        return answer
+
+    def _note_change(
+        self,
+        endpoint: str,
+        params: Mapping[str, Any],
+        body: Mapping[str, Any] | None,
+        before: Mapping[str, Any] | None,
+        answer: Any,
+        group: int | None,
+    ) -> None:
+        """Note a change in the app's undo journal (only for the app's own account)."""
+        journal = getattr(self.app, "undo_journal", None)
+        if journal is None or self.session is not getattr(self.app, "session", None):
+            return
+        activity = getattr(self.app, "activity", None)
+        entry = activity.last if activity is not None else None
+        journal.note(self.title, endpoint, params, body, before, answer, entry=entry, group=group)
 
     async def confirm(
         self, body: Mapping[str, Any] | None = None, *, message: str = "", typed: bool = False
@@ -171,6 +218,7 @@ class ActionContext:
             preview,
             typed=(self.label or str(self.params)) if typed else None,
             confirm_label=self.action.label,
+            account=self.session.mark,
         )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)
@@ -200,7 +248,7 @@ class ActionContext:
         (:func:`~tui.resources.choosers.capability_for`).
         """
         from tui.resources.choosers import capability_for, offers
-        from tui.resources.forms import form_title
+        from tui.resources.forms import choice_context, form_title
 
         params: dict[str, Any] = {}
         for param, name in source.params.items():
@@ -212,8 +260,7 @@ class ActionContext:
             if value in (None, ""):
                 raise LookupError(form_title(field or name).lower())
             params[param] = value
-        filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
-        context = {**(self.item or {}), **filled}
+        context = choice_context(self.item, values)
         capability = capability_for(self.action.endpoint)
         items: list[dict[str, Any]] = []
         async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
@@ -289,19 +336,30 @@ async def run_action(
     action: Action,
     item: dict[str, Any] | None,
     params: dict[str, Any],
+    account: Session | None = None,
 ) -> bool:
     """Run ``action``; must be called from a worker (dialogs are awaited).
+
+    Args:
+        host: The screen it was started from.
+        spec: The resource the action belongs to.
+        action: The action.
+        item: The item it acts on (None: the collection).
+        params: Path parameters.
+        account: The session to send through (default: the app's); every dialog of the
+            action names its account.
 
     Returns:
         True when the request succeeded, or may have been carried out though its answer was
         lost (the caller refreshes).
     """
-    ctx = ActionContext(host, spec, action, item, params)
-    if action.screen:
-        return await flow_for(action.screen)(ctx)
-    if action.form and await _asks_something(ctx):
-        return await run_form(ctx)
-    return await run_plain(ctx)
+    ctx = ActionContext(host, spec, action, item, params, account)
+    with acting_as(ctx.session.mark):
+        if action.screen:
+            return await flow_for(action.screen)(ctx)
+        if action.form and await _asks_something(ctx):
+            return await run_form(ctx)
+        return await run_plain(ctx)
 
 
 async def _asks_something(ctx: ActionContext) -> bool:
@@ -357,7 +415,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         load_record=ctx.load_record,
         name=ctx.label,
         context=ctx.item,
-        note=demo_note(ctx),
+        note=demo_note(ctx.action.endpoint) if ctx.session.demo else "",
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
@@ -380,23 +438,9 @@ async def offer_next(ctx: ActionContext, body: Mapping[str, Any], answer: Any) -
         await run_plain(then, message=why)
 
 
-def demo_note(ctx: ActionContext) -> str:
-    """What the action's form says about the demo's simulated world ('' outside the demo)."""
-    if not ctx.session.demo:
-        return ""
-    from tui.simulator import handlers  # noqa: F401  (registers the notes with the handlers)
-    from tui.simulator.registry import DEMO_NOTES
-
-    return DEMO_NOTES.get(ctx.action.endpoint, "")
-
-
 async def run_plain(ctx: ActionContext, *, message: str = "") -> bool:
-    """An action without a body: confirm when the spec says so, then send.
-
-    Args:
-        ctx: The action being run.
-        message: What the confirmation says instead of the action's description.
-    """
+    """An action without a body: confirm (saying ``message`` if given) when the spec says so,
+    then send."""
     confirm = ctx.action.confirm
     if confirm != "none" and not await ctx.confirm(message=message, typed=confirm == "typed"):
         return False

@@ -6,8 +6,12 @@ Bindings:
 | :- | :- | :- |
 | / | log.filter | Filter as you type (every word must occur) |
 | r | log.reload | Read the log again |
+| u | log.undo | Undo the last reversible change of this session (after a confirmation) |
 | escape | log.clear_filter | Clear the filter |
 | enter | table.select | The change in words (local time, target, outcome, request) |
+
+The Undo column says, for each change of this session, whether ``u`` undoes it, and for one
+that cannot be undone, why (:mod:`tui.undo` computes it from the operation's declaration).
 """
 
 from __future__ import annotations
@@ -21,11 +25,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
+from textual.worker import Worker
 
-from screens.shell import ShellScreen
+from screens.shell import ShellScreen, forward_worker_state
 from screens.text_modal import TextModal
 from tui.activity import ActivityEntry
+from tui.api.errors import CloudError
+from tui.refresh import describe_error, error_title
 from tui.resources.rows import TableColumn, TableRow
+from tui.undo import NotedChange, UndoJournal
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -36,19 +44,33 @@ COLUMNS = (
     TableColumn("Target"),
     TableColumn("Path"),
     TableColumn("Reason"),
+    TableColumn("Undo"),
 )
 
 
-def entry_row(index: int, entry: ActivityEntry) -> TableRow:
+def undo_text(journal: UndoJournal | None, entry: ActivityEntry) -> str:
+    """The Undo cell: ``u undoes`` (the last reversible change), ``undone``, ``undoable``,
+    ``cannot: why``, or '' for a change not of this session."""
+    change = journal.find(entry) if journal is not None else None
+    if journal is None or change is None:
+        return ""
+    if change.undone:
+        return "undone"
+    if change.undo is None:
+        return f"cannot: {change.why_not}"
+    return "u undoes" if change in journal.last_undoable() else "undoable"
+
+
+def entry_row(index: int, entry: ActivityEntry, undo: str = "") -> TableRow:
     """The table row of one logged change (literal text: labels come from the API)."""
     target = entry.target + (f" #{entry.target_id}" if entry.target_id else "")
-    cells = (entry.when, entry.outcome, entry.method, target, entry.path, entry.reason)
+    cells = (entry.when, entry.outcome, entry.method, target, entry.path, entry.reason, undo)
     return TableRow(
         index,
         cells,
-        (-entry.time, entry.outcome, entry.method, target, entry.path, entry.reason),
+        (-entry.time, entry.outcome, entry.method, target, entry.path, entry.reason, undo),
         "ok" if entry.ok else "error",
-        entry.text().lower(),
+        f"{entry.text()} {undo}".lower(),
     )
 
 
@@ -75,12 +97,46 @@ class EntryScreen(TextModal):
         show_json(self, f"change {self.entry.method} {self.entry.path}", asdict(self.entry))
 
 
+def undo_refusal(
+    entry: ActivityEntry | None,
+    change: NotedChange | None,
+    group: list[NotedChange],
+    session: str,
+) -> str:
+    """Why ``u`` on ``entry`` undoes nothing ('' when it undoes ``group``).
+
+    Args:
+        entry: The change under the cursor (None: none).
+        change: Its note of this session (None: an earlier session's, or not noted).
+        group: The last group that can be undone.
+        session: Id of this session in the activity log.
+    """
+    if change is not None and change.undone:
+        return f"{change.title}: already undone."
+    if change is not None and change.undo is None:
+        return f"{change.title} cannot be undone: {change.why_not}."
+    if not group:
+        if entry is not None and entry.session != session:
+            return "Only changes made in this session can be undone."
+        return "No change of this session can be undone."
+    if change is not None and change not in group:
+        return f"Only the last reversible change can be undone: {group[-1].title}."
+    return ""
+
+
 class ActivityLogScreen(ShellScreen):
     """The profile's activity log (file in the data folder, rotated)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="log.filter"),
         Binding("r", "reload", "Reload", id="log.reload"),
+        Binding(
+            "u",
+            "undo",
+            "Undo",
+            id="log.undo",
+            tooltip="Undo the last reversible change of this session",
+        ),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="log.clear_filter"),
     ]
 
@@ -116,7 +172,10 @@ class ActivityLogScreen(ShellScreen):
         log: Any = getattr(self.app, "activity", None)
         self.entries = log.read() if log is not None else []
         self.table.clear()
-        self.table.append_rows(entry_row(i, e) for i, e in enumerate(self.entries))
+        journal = getattr(self.app, "undo_journal", None)
+        self.table.append_rows(
+            entry_row(i, e, undo_text(journal, e)) for i, e in enumerate(self.entries)
+        )
         self._update_header()
 
     def _update_header(self) -> None:
@@ -154,6 +213,67 @@ class ActivityLogScreen(ShellScreen):
         index = event.key
         if isinstance(index, int) and 0 <= index < len(self.entries):
             self.app.push_screen(EntryScreen(self.entries[index]))
+
+    def _entry_under_cursor(self) -> ActivityEntry | None:
+        index = self.table.cursor_key
+        if isinstance(index, int) and 0 <= index < len(self.entries):
+            return self.entries[index]
+        return None
+
+    def action_undo(self) -> None:
+        """Undo the last reversible change of this session (the one under the cursor, when
+        the cursor is on one of this session's changes)."""
+        journal: UndoJournal | None = getattr(self.app, "undo_journal", None)
+        entry = self._entry_under_cursor()
+        change = journal.find(entry) if journal is not None and entry is not None else None
+        group = journal.last_undoable() if journal is not None else []
+        log: Any = getattr(self.app, "activity", None)
+        refusal = undo_refusal(entry, change, group, log.session if log is not None else "")
+        if refusal or journal is None:
+            self.app.notify(refusal or "Nothing to undo.", title="Undo", markup=False)
+            return
+        self.run_worker(self._undo(journal, group), group="undo", exit_on_error=False)
+
+    async def _undo(self, journal: UndoJournal, group: list[NotedChange]) -> None:
+        from screens.confirm import ConfirmModal, request_preview
+
+        session: Any = getattr(self.app, "session", None)
+        requests = journal.requests(group)
+        preview = "\n".join(request_preview(r.method, r.path, r.body) for r in requests)
+        what = group[0].title if len(group) == 1 else f"{group[0].title} ({len(group)} changes)"
+        confirmed = await self.app.push_screen_wait(
+            ConfirmModal(
+                f"Undo: {what}?",
+                "Sends the request below, computed from what was there before the change.",
+                preview,
+                confirm_label="Undo",
+                account=session.mark,
+            )
+        )
+        if not confirmed:
+            return
+        for request in requests:
+            try:
+                await session.client.call(
+                    request.endpoint, dict(request.params), body=request.body, model=dict
+                )
+            except CloudError as error:
+                self.app.notify(
+                    describe_error(error),
+                    title=f"Undo: {error_title(error)}",
+                    severity="error",
+                    markup=False,
+                )
+                self.action_reload()
+                return
+        journal.mark_undone(group)
+        if hasattr(self.app, "changes"):
+            self.app.changes += 1  # lists shown again refresh
+        self.app.notify(f"Undone: {what}", title="Undo", markup=False)
+        self.action_reload()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        forward_worker_state(self, event)
 
     def action_filter(self) -> None:
         """Focus the filter."""

@@ -18,7 +18,7 @@ def apply_list_query(
 ) -> None:
     """Show only ``keys`` in a list pane, described by ``query`` (escape shows all again).
 
-    When the list has the ``/`` filter language (``show_filter``, issue 13) and ``query`` is
+    When the list has the ``/`` filter language (``show_filter``) and ``query`` is
     written in it, the query becomes the list's filter: the user sees and edits it like one
     they typed. Otherwise the exact items are shown and the query names them in the header.
 

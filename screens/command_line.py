@@ -1,4 +1,8 @@
-"""The ``:`` command line: area aliases with completion (``:in``, ``:domains``, ``:k8s`` ...)."""
+"""The ``:`` command line: area aliases with completion (``:in``, ``:domains``, ``:k8s`` ...).
+
+``:account NA`` completes to the profiles of the config file; ``:fanout`` to its areas, then
+to the profiles.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
+from tui.account_switch import complete_account, profile_names
+from tui.fanout import complete_fanout
 from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command
 
 
@@ -34,8 +40,21 @@ class CommandLineScreen(ModalScreen[str | None]):
     CommandLineScreen .command-matches { height: 1; padding: 0 1; color: $text-muted; }
     """
 
+    def _profiles(self) -> list[str]:
+        settings = getattr(self.app, "settings", None)
+        return profile_names(settings) if settings is not None else []
+
+    def _matches(self, text: str) -> list[str]:
+        """Completions of ``text``: profiles after ``account``, areas and profiles after
+        ``fanout``, else areas and commands."""
+        names = self._profiles()
+        return (
+            complete_account(text, names) or complete_fanout(text, names) or complete_command(text)
+        )
+
     def compose(self) -> ComposeResult:
-        words = sorted({*COMMANDS, *BUILTIN_COMMANDS})
+        accounts = complete_account("account ", self._profiles())
+        words = sorted({*COMMANDS, *BUILTIN_COMMANDS, *accounts})
         with Vertical():
             yield Static(classes="command-matches")
             yield Input(
@@ -55,7 +74,7 @@ class CommandLineScreen(ModalScreen[str | None]):
 
             self.query_one(".command-matches", Static).update(Text(f":{USAGE}"))
             return
-        matches = complete_command(text)
+        matches = self._matches(text)
         line = Text(":")
         line.append("  ".join(matches) if matches else "no match")
         self.query_one(".command-matches", Static).update(line)
@@ -72,7 +91,7 @@ class CommandLineScreen(ModalScreen[str | None]):
     def action_complete(self) -> None:
         """Complete to the first match."""
         field = self.query_one(Input)
-        matches = complete_command(field.value)
+        matches = self._matches(field.value)
         if matches:
             field.value = matches[0]
             field.cursor_position = len(field.value)

@@ -1,5 +1,8 @@
 """Confirmation of a request: what will be sent, and for irreversible ones, the label typed.
 
+Every confirmation names the account it will be sent to ("Delete instance web-1 in prod?"),
+in the account's colour when the config gives it one.
+
 Bindings:
 
 | Key | Id | Description |
@@ -7,13 +10,16 @@ Bindings:
 | y | confirm.yes | Confirm (simple confirmations) |
 | n, escape | confirm.no | Cancel |
 | enter | (button / input) | Press the focused button; in the label input, confirm when it matches |
+| pagedown, pageup | confirm.page_down / up | Scroll the request preview, wherever the focus is |
+
+The preview itself is reachable by tab; focused, it scrolls with j/k, arrows, home and end.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -23,7 +29,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from tui.accounts import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import redact
+
+if TYPE_CHECKING:
+    from rich.style import Style
+
+PREVIEW_LINES = 10
+"""Rows of the request preview box; longer previews scroll."""
 
 
 def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> str:
@@ -32,6 +45,31 @@ def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> s
     if body:
         text += "\n" + json.dumps(redact(dict(body)), indent=2, ensure_ascii=False)
     return text
+
+
+class PreviewScroll(VerticalScroll):
+    """The scrolling request preview: focusable by tab, vim keys on top of the arrows."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "scroll_down", "Down", show=False),
+        Binding("k", "scroll_up", "Up", show=False),
+    ]
+
+
+def account_title(title: str, account: AccountMark | None, style: Style | str = "") -> Text:
+    """The dialog's title naming ``account`` (its name in its colour, bold)."""
+    if account is None:
+        return Text(title)
+    named = in_account(title, account.name)
+    start = named.rindex(account.name)
+    text = Text(named)
+    text.stylize(style or "bold", start, start + len(account.name))
+    return text
+
+
+def account_style(account: AccountMark) -> str:
+    """Rich style of an account's name: bold, in its configured terminal colour."""
+    return f"bold {account.color}" if account.color else "bold"
 
 
 class ConfirmModal(ModalScreen[bool]):
@@ -44,12 +82,16 @@ class ConfirmModal(ModalScreen[bool]):
         typed: The label the user must type to confirm (irreversible actions), or None.
         confirm_label: Text of the confirm button.
         price: What the request will cost, line by line ('' when it is not billed).
+        account: The account the request goes to (default: the account of the action being
+            run, else the app's session's).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="confirm.no"),
         Binding("n", "cancel", "No", show=False, id="confirm.no_key"),
         Binding("y", "confirm", "Yes", id="confirm.yes"),
+        Binding("pagedown", "page(1)", "Scroll", show=False, id="confirm.page_down"),
+        Binding("pageup", "page(-1)", "Scroll up", show=False, id="confirm.page_up"),
     ]
 
     DEFAULT_CSS = """
@@ -61,11 +103,19 @@ class ConfirmModal(ModalScreen[bool]):
     ConfirmModal #confirm-title { text-style: bold; height: auto; }
     ConfirmModal #confirm-message { height: auto; margin-bottom: 1; }
     ConfirmModal #confirm-price { height: auto; margin-bottom: 1; text-style: bold; }
-    ConfirmModal #confirm-preview-box { height: auto; max-height: 10; }
+    ConfirmModal #confirm-preview-box { height: auto; }
+    /* The focus shows by shape too (NO_COLOR): a bar down the left edge. */
+    ConfirmModal #confirm-preview-box { border-left: blank; }
+    ConfirmModal #confirm-preview-box:focus { background: $boost; border-left: outer $accent; }
     ConfirmModal #confirm-preview { color: $text-muted; height: auto; }
-    ConfirmModal #confirm-typed { margin-top: 1; }
+    /* One row (the dialog fits 80x24 with a long preview), marked by a bar even without
+       colour. */
+    ConfirmModal #confirm-typed { margin-top: 1; border-left: outer $accent !important; }
     ConfirmModal #confirm-buttons { height: 1; align-horizontal: right; margin-top: 1; }
     ConfirmModal #confirm-buttons Button { margin-left: 1; }
+    /* Textual gives a disabled button a tall border on ANSI terminals (NO_COLOR), even a
+       compact one: in a one-row bar it then shows its border's top and hides its label. */
+    ConfirmModal #confirm-buttons Button:disabled { border: none !important; }
     ConfirmModal #confirm-hint { color: $text-muted; height: 1; }
     """
 
@@ -78,8 +128,11 @@ class ConfirmModal(ModalScreen[bool]):
         typed: str | None = None,
         confirm_label: str = "Confirm",
         price: str = "",
+        account: AccountMark | None = None,
     ) -> None:
         super().__init__()
+        # Built inside an action's flow: the account it acts on, which may not be the app's.
+        self.account = account or ACTING_ACCOUNT.get()
         self.price = price
         self.title_text = title
         self.message = message
@@ -87,20 +140,34 @@ class ConfirmModal(ModalScreen[bool]):
         self.typed = typed
         self.confirm_label = confirm_label
 
+    @property
+    def shown_title(self) -> str:
+        """The title as shown: the caller's, naming the account."""
+        return self._title().plain
+
+    def _title(self) -> Text:
+        if self.account is None:
+            session = getattr(self.app, "session", None)
+            self.account = getattr(session, "mark", None)
+        style = account_style(self.account) if self.account is not None else ""
+        return account_title(self.title_text, self.account, style)
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.title_text), id="confirm-title")
+            yield Static(self._title(), id="confirm-title")
             yield Static(Text(self.message), id="confirm-message")
             if self.price:
                 yield Static(Text(self.price), id="confirm-price")
-            with VerticalScroll(id="confirm-preview-box"):
+            box = PreviewScroll(id="confirm-preview-box")
+            box.styles.max_height = PREVIEW_LINES
+            with box:
                 yield Static(Text(self.preview), id="confirm-preview")
             if self.typed is not None:
                 prompt = Text("This cannot be undone. Type ")
                 prompt.append(self.typed, style="bold")
                 prompt.append(" to confirm:")
                 yield Static(prompt)
-                yield Input(id="confirm-typed")
+                yield Input(id="confirm-typed", compact=True)
             with Horizontal(id="confirm-buttons"):
                 yield Button(
                     self.confirm_label,
@@ -110,10 +177,14 @@ class ConfirmModal(ModalScreen[bool]):
                     compact=True,
                 )
                 yield Button("Cancel", id="confirm-no", compact=True)
-            hint = (
-                "enter confirm · esc cancel" if self.typed is not None else "y confirm · n cancel"
-            )
-            yield Static(hint, id="confirm-hint")
+            yield Static(self._hint(), id="confirm-hint")
+
+    def _hint(self) -> str:
+        """The keys line; it names the scroll keys when the preview is longer than its box."""
+        keys = "enter confirm · esc cancel" if self.typed is not None else "y confirm · n cancel"
+        if self.preview.count("\n") + 1 > PREVIEW_LINES:
+            keys += " · pgdn/pgup scroll the request"
+        return keys
 
     def on_mount(self) -> None:
         if self.typed is not None:
@@ -146,6 +217,14 @@ class ConfirmModal(ModalScreen[bool]):
         self.app.bell()
         hint = self.query_one("#confirm-hint", Static)
         hint.update(Text(f"✖ Type {self.typed} exactly, or escape."))
+
+    def action_page(self, pages: int) -> None:
+        """Scroll the request preview by ``pages`` screens, whatever has the focus."""
+        box = self.query_one("#confirm-preview-box", PreviewScroll)
+        if pages > 0:
+            box.scroll_page_down(animate=False)
+        else:
+            box.scroll_page_up(animate=False)
 
     def action_cancel(self) -> None:
         """Cancel."""

@@ -30,6 +30,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Select, Static
 from textual.worker import Worker
 
+from screens.confirm import account_style, account_title
+from tui.accounts import ACTING_ACCOUNT
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.resources.expansions import EXPANSIONS, expanded
@@ -39,6 +41,7 @@ from tui.resources.forms import (
     FormResult,
     FormSpec,
     build_body,
+    choice_context,
     field_errors,
     irreversible_changes,
     sent_notes,
@@ -87,7 +90,6 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         title: Heading.
         submit: Sends the body.
         request_line: ``METHOD /path`` shown under the title.
-        note: A line under the request line (the demo says what its simulator accepts).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -119,32 +121,36 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     send_label = "Send"
     """Text of the button that sends."""
 
-    def __init__(
-        self, title: str, submit: Submit, *, request_line: str = "", note: str = ""
-    ) -> None:
+    def __init__(self, title: str, submit: Submit, *, request_line: str = "") -> None:
         super().__init__()
         self.title_text = title
+        self.account = ACTING_ACCOUNT.get()
+        """The account the form sends to (an action's, which may not be the app's)."""
         self.submit = submit
         self.request_line = request_line
-        self.note = note
-        """A line under the request (what the demo's simulator accepts), '' for none."""
         self.sending = False
         self.maybe_sent = False
         """A send's answer was lost: the server may have acted, so sending again asks first."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(self.title_text), id="form-title")
+            yield Static(self._title(), id="form-title")
             if self.request_line:
                 yield Static(Text(self.request_line), id="form-request")
-            if self.note:
-                yield Static(Text(self.note), id="form-note")
             yield from self.compose_body()
             yield Static("", id="form-general", classes="-hidden")
             with Horizontal(id="form-buttons"):
                 yield Button(self.send_label, variant="primary", id="form-send", compact=True)
                 yield Button("Cancel", id="form-cancel", compact=True)
             yield Static(self.hint, id="form-hint")
+
+    def _title(self) -> Text:
+        """The title; it names the account when that is not the app's (a row of a list
+        across accounts), since the status bar names the app's."""
+        own = getattr(getattr(self.app, "session", None), "profile_name", None)
+        if self.account is None or self.account.name == own:
+            return Text(self.title_text)
+        return account_title(self.title_text, self.account, account_style(self.account))
 
     def compose_body(self) -> ComposeResult:
         """The dialog's inputs."""
@@ -222,6 +228,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             "first: sending again may do it twice.",
             request_preview(method, path, body),
             confirm_label="Send again",
+            account=self.account,
         )
         confirmed: bool = await self.app.push_screen_wait(modal)
         if confirmed:
@@ -258,7 +265,7 @@ class FormModal(RequestModal):
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
         context: The item the form is about (its fields decide rules with no input of their
             own: a DNS record's type in its edit form).
-        note: A line under the request line (see :class:`RequestModal`).
+        note: A line above the inputs (the demo says what its simulator accepts).
     """
 
     def __init__(
@@ -278,7 +285,8 @@ class FormModal(RequestModal):
         context: Mapping[str, Any] | None = None,
         note: str = "",
     ) -> None:
-        super().__init__(title, submit, request_line=request_line, note=note)
+        super().__init__(title, submit, request_line=request_line)
+        self.note = note
         self.context = dict(context or {})
         """The item the form is about: the request's rules may be decided by its fields."""
         self.name_text = name
@@ -299,6 +307,8 @@ class FormModal(RequestModal):
             self.hint = f"{self.hint} · ctrl+g generate password"
 
     def compose_body(self) -> ComposeResult:
+        if self.note:
+            yield Static(Text(self.note), id="form-note")
         yield ModelForm(self.form, self.initial, id="form", context=self.context)
 
     @property
@@ -419,8 +429,11 @@ class FormModal(RequestModal):
             for name in names:
                 self.model_form.choices_failed(name, f"they depend on {error}")
             return
+        # Nothing to offer: the input and its chooser say why, never "loading…" for good.
+        values = self.model_form.values()
+        empty = source.why_empty(choice_context(self.context, values)) if not options else ""
         for name in names:
-            self.model_form.set_choices(name, options, items=items)
+            self.model_form.set_choices(name, options, items=items, empty=empty)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""
@@ -444,16 +457,14 @@ class FormModal(RequestModal):
         return result.body
 
     async def confirm_before_send(self, body: dict[str, Any]) -> bool:
-        """A billed request shows its price first, a field the model confirms (a Kubernetes
-        upgrade) what it does; a value that cannot be undone (a script made public) needs the
-        name typed."""
+        """Confirm first: a price, what a confirmed field does, a value that cannot be undone."""
         from screens.confirm import ConfirmModal, request_preview
 
-        warnings = irreversible_changes(self.form, body)
-        notes = sent_notes(self.form, body)
+        warnings, notes = irreversible_changes(self.form, body), sent_notes(self.form, body)
         quote = await self.quote(body) if self.quote is not None else None
         if not warnings and not notes and quote is None:
             return True
+        notes += ["This is billed. Check the price, then confirm."] * (quote is not None)
         method, _, path = self.request_line.partition(" ")
         price = quote.text() if quote is not None else ""
         if warnings:
@@ -465,15 +476,16 @@ class FormModal(RequestModal):
                 typed=typed,
                 confirm_label=self.send_label,
                 price=price,
+                account=self.account,
             )
         else:
-            billed = "This is billed. Check the price, then confirm." if quote is not None else ""
             modal = ConfirmModal(
                 f"{self.title_text}?",
-                " ".join(t for t in (*notes, billed) if t),
+                " ".join(notes),
                 request_preview(method, path, body),
                 confirm_label=self.send_label,
                 price=price,
+                account=self.account,
             )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)

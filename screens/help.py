@@ -13,6 +13,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from widgets.key_names import key_label
+
 
 def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str, bool, str]]:
     """``(keys, description, id, enabled, tooltip)`` for each active binding of ``screen``.
@@ -25,7 +27,7 @@ def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str, bool, str]]:
         if binding.system:
             continue
         description = binding.description or binding.action
-        label = binding.key_display or screen.app.get_key_display(binding)
+        label = binding.key_display or key_label(binding.key)
         entry = merged.setdefault(
             (binding.action, description),
             [[], description, binding.id or "", active.enabled, active.tooltip or binding.tooltip],

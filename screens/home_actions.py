@@ -9,7 +9,6 @@ activity log to the client's change observers and loads the watchlist once signe
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tui.resources.areas import open_target
@@ -21,18 +20,24 @@ if TYPE_CHECKING:
 
 
 def open_home_state(app: Any) -> None:
-    """Open the profile's activity log and watchlist and apply the read-only flag to the client.
+    """Open the profile's activity log, watchlist and undo journal; apply the read-only flag.
 
-    A data folder that cannot be written is reported once; the app works without them.
+    A data folder that cannot be written is reported once; the app works without them. The
+    demo's are in a folder of their own, new on each run.
     """
     from tui.activity import ActivityLog
+    from tui.datadir import demo_dir
+    from tui.undo import UndoJournal
     from tui.watchlist import Watchlist
 
     session = app.session
     session.client.read_only = app.read_only
+    app.undo_journal = UndoJournal()
     try:
-        app.activity = ActivityLog(session.profile_name, clock=app.now)
-        app.watchlist = Watchlist(session.profile_name)
+        # The demo's objects exist for one run only: its state must not outlive it.
+        folder = demo_dir(session.demo_user or "demo") if session.demo else None
+        app.activity = ActivityLog(session.profile_name, clock=app.now, folder=folder)
+        app.watchlist = Watchlist(session.profile_name, folder=folder)
     except OSError as exc:
         app.notify(
             f"Bookmarks and the activity log are off: {exc.strerror or exc}",
@@ -172,8 +177,3 @@ def bookmark_under_cursor(screen: Screen[Any]) -> None:
     label = spec.label_of(item)
     verb = "Bookmarked" if added else "Bookmark removed"
     app.notify(f"{verb}: {spec.singular} {label}", title="Watchlist (:watch)", markup=False)
-
-
-def describe_item(spec: ResourceSpec, item: Mapping[str, Any]) -> str:
-    """``instance web-1`` for messages."""
-    return f"{spec.singular} {spec.label_of(item)}"

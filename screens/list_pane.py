@@ -41,6 +41,10 @@ FORMAT_CHUNK = 200
 """Rows formatted between two yields to the event loop during a refresh (about 10 ms)."""
 
 
+QUICK_FILTER_BINDING = Binding("f", "quick_filter", "Arch", id="list.quick_filter")
+"""Bound on lists whose spec has a quick filter (the instance types' architecture)."""
+
+
 class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     """A list of one spec's items: header, table, message line.
 
@@ -96,9 +100,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         """Keys of the items in a transitional status (kept up to date by loads and diffs:
         scanning 10,000 items for it costs about 15 ms per refresh)."""
         if self.spec.quick_filter:
-            for binding in Binding.make_bindings(
-                [Binding("f", "quick_filter", "Arch", id="list.quick_filter")]
-            ):
+            for binding in Binding.make_bindings([QUICK_FILTER_BINDING]):
                 self._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
         add_action_bindings(self, self.spec.actions)
         self.init_marks()

@@ -22,7 +22,7 @@ from textual.widgets import Button, Footer, Input, Label, Static
 from tui.api.client import InsecureBaseUrl, validate_base_url
 from tui.api.errors import ApiError, TransportFailure, Unauthorized
 from tui.auth import KEYRING_HELP, KeyringUnavailable, TokenSource, store_token
-from tui.config import Profile, Settings, save_settings
+from tui.config import ConfigError, Settings, remember_profile, save_settings
 from tui.login import verify_token
 from tui.models.profile import Profile as AccountProfile
 from tui.session import Session
@@ -193,11 +193,9 @@ class LoginScreen(Screen[Session]):
         assert self._verified is not None
         url, token, _profile = self._verified
         if self.save:
-            self.settings.profiles[self.profile_name] = Profile(base_url=url)
-            if self.settings.default_profile is None:
-                self.settings.default_profile = self.profile_name
+            remember_profile(self.settings, self.profile_name, url)
             try:
                 save_settings(self.settings)
-            except OSError as exc:
+            except (OSError, ConfigError) as exc:
                 self.app.notify(f"Settings not saved: {exc}", title="Config file", markup=False)
         self.dismiss(self.session_factory(self.settings, self.profile_name, url, token))

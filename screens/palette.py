@@ -19,6 +19,7 @@ from textual.markup import escape
 from tui.home import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
 from tui.resources.spec import ResourceSpec
+from widgets.key_names import action_key_label
 
 MAX_RESOURCE_HITS = 50
 
@@ -91,7 +92,8 @@ class ActionCommands(Provider):
             target = spec.label_of(item) if item else spec.title
             name = f"{action.label}: {target}"
             help_text = action.description if enabled else f"not available: {reason}"
-            key = f" (key {action.key})" if action.key else ""
+            pressed = action_key_label(self.app, action)
+            key = f" (key {pressed})" if pressed else ""
             out.append((name, partial(run, screen, spec, action, item, params), help_text + key))
         return out
 

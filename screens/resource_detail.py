@@ -36,6 +36,7 @@ from tui.resources.areas import SPECS
 from tui.resources.loader import fetch_item
 from tui.resources.spec import Action, ChildSpec, ResourceSpec, dig
 from widgets.detail_panel import DetailPanel
+from widgets.key_names import action_key_label
 from widgets.status_badge import StatusBadge
 
 
@@ -67,7 +68,7 @@ class ActionsPanel(Static):
         grid.add_column()
         title = Text("Actions", style="bold")
         for action, enabled, reason in rows:
-            key = action.key or "palette"
+            key = action_key_label(self.app, action) or "palette"
             if enabled:
                 grid.add_row(Text(key), Text(action.label), Text(action.description, style="dim"))
             else:
@@ -87,7 +88,8 @@ class ActionsPanel(Static):
         lines = []
         for action, enabled, reason in self.rows:
             detail = action.description if enabled else f"not available: {reason}"
-            lines.append(f"{action.key or 'palette'}  {action.label}  {detail}")
+            key = action_key_label(self.app, action) or "palette"
+            lines.append(f"{key}  {action.label}  {detail}")
         return "\n".join(lines)
 
 

@@ -199,7 +199,8 @@ class StatsPane(_MonthPaging, RefreshingPane):
             plt.xlabel("day of month (UTC)")
             plt.xlim(1, self.month.days + 1)
             ticks = axis_ticks(1, self.month.days)
-        plt.xticks(ticks, [str(t) for t in ticks])
+        # plotext types positions as floats; the labels keep the whole numbers.
+        plt.xticks([float(t) for t in ticks], [str(t) for t in ticks])
         for series in chart.series:
             if series.points:
                 summary.add_row(

@@ -191,7 +191,12 @@ async def _records(ctx: ActionContext, domain_id: Any) -> list[dict[str, Any]]:
     return records
 
 
-def _sender(ctx: ActionContext, domain_id: Any) -> Apply:
+def _sender(ctx: ActionContext, domain_id: Any, records: list[dict[str, Any]]) -> Apply:
+    """Sends one change of a plan; the plan's changes are one undo group."""
+    journal = getattr(ctx.app, "undo_journal", None)
+    group = journal.new_group() if journal is not None else None
+    before = {record.get("id"): record for record in records}
+
     async def send(change: Change) -> str | None:
         params: dict[str, Any] = {"domainId": domain_id}
         if change.record_id is not None:
@@ -202,7 +207,13 @@ def _sender(ctx: ActionContext, domain_id: Any) -> Apply:
             "-": "domains.records.delete",
         }[change.op]
         try:
-            await ctx.call(change.body, endpoint=endpoint, params=params)
+            await ctx.call(
+                change.body,
+                endpoint=endpoint,
+                params=params,
+                before=before.get(change.record_id),
+                group=group,
+            )
         except CloudError as error:
             return describe_error(error)
         return None
@@ -235,7 +246,7 @@ async def edit_zone(ctx: ActionContext) -> bool:
         if plan.empty and not plan.errors:
             ctx.app.notify("The zone text has no changes.", title=f"Zone {name}", markup=False)
             return applied
-        modal = ZonePlanModal(name, plan, _sender(ctx, domain_id))
+        modal = ZonePlanModal(name, plan, _sender(ctx, domain_id, records))
         outcome = await ctx.app.push_screen_wait(modal)
         applied = applied or modal.applied > 0
         if modal.applied:

@@ -10,10 +10,12 @@ import argparse
 import asyncio
 import gc
 import getpass
+import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from tui import __version__
 
@@ -29,13 +31,48 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """Refuses a bad command line with one line (argparse prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+
+
+def _number(
+    kind: type[int] | type[float], low: float, high: float | None, unit: str = ""
+) -> Callable[[str], int | float]:
+    """An argparse type: a number of ``kind`` between ``low`` and ``high`` (None: no limit)."""
+    span = f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}"
+    what = "a whole number" if kind is int else "a number"
+    suffix = f" {unit}" if unit else ""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not math.isfinite(value):  # nan passes every comparison
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text} is out of range: {span}{suffix}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+_SHARE = _number(float, 0.0, 1.0)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cloudtui",
         description="A keyboard-first terminal UI for operating a cloud hosting account.",
     )
     parser.add_argument("--version", action="version", version=f"cloudtui {__version__}")
-    parser.add_argument("--profile", help="profile to use (default: the configured default)")
+    parser.add_argument(
+        "--profile", metavar="NAME", help="profile to use (default: the configured default)"
+    )
     parser.add_argument(
         "--demo",
         action="store_true",
@@ -45,20 +82,50 @@ def _parser() -> argparse.ArgumentParser:
         "--demo-user",
         choices=("unrestricted", "restricted", "readonly"),
         default="unrestricted",
-        help="demo mode only: act as this simulated user",
+        help="demo mode only: act as this simulated user (default: unrestricted)",
     )
     parser.add_argument(
         "--read-only",
         action="store_true",
         help="browse without being able to change anything (every mutating action is greyed)",
     )
-    parser.add_argument("--demo-scale", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--demo-latency", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--demo-scale",
+        type=_number(int, 0, 100_000),
+        default=0,
+        metavar="N",
+        help="demo mode only: seed N extra instances, to try a large account (default: 0)",
+    )
+    parser.add_argument(
+        "--demo-latency",
+        type=_number(float, 0.0, 60.0, "seconds"),
+        default=0.0,
+        metavar="SECONDS",
+        help="demo mode only: seconds added to every request (default: 0)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    login = sub.add_parser("login", help="verify a token and store it for a profile")
-    login.add_argument("--profile", dest="sub_profile", default=None, help="profile name")
-    login.add_argument("--base-url", help="API base URL ending in /v4 (https)")
+    def command(name: str, summary: str, details: str = "") -> argparse.ArgumentParser:
+        # The summary is the line in ``cloudtui --help``; ``cloudtui NAME --help`` opens with
+        # it as a sentence.
+        sentence = summary[0].upper() + summary[1:] + "."
+        return sub.add_parser(
+            name, help=summary, description=f"{sentence} {details}".strip(), prog=f"cloudtui {name}"
+        )
+
+    login = command(
+        "login",
+        "verify an API token and store it for a profile",
+        "The token is read from the terminal (hidden) or from standard input, checked with the "
+        "API, then kept in the system keyring (or where --store says); the profile's base URL "
+        "is saved in the config file.",
+    )
+    login.add_argument(
+        "--profile", dest="sub_profile", metavar="NAME", default=None, help="profile name"
+    )
+    login.add_argument(
+        "--base-url", metavar="URL", help="API base URL ending in /v4 (https; http to 127.0.0.1)"
+    )
     login.add_argument(
         "--store",
         choices=("keyring", "file", "session"),
@@ -66,43 +133,123 @@ def _parser() -> argparse.ArgumentParser:
         help="where to keep the token (default: keyring; asked when the keyring is unusable)",
     )
 
-    logout = sub.add_parser("logout", help="forget the stored token of a profile")
-    logout.add_argument("--profile", dest="sub_profile", default=None, help="profile name")
+    logout = command(
+        "logout",
+        "forget the stored token of a profile",
+        "The profile and its base URL stay in the config file.",
+    )
+    logout.add_argument(
+        "--profile", dest="sub_profile", metavar="NAME", default=None, help="profile name"
+    )
 
-    sub.add_parser("profiles", help="list profiles, base URLs and where their tokens are stored")
+    command("profiles", "list profiles, base URLs and where their tokens are stored")
 
-    doctor = sub.add_parser("doctor", help="check config, API, token, keyring, terminal and tools")
-    doctor.add_argument("--profile", dest="sub_profile", default=None, help="profile to check")
+    doctor = command(
+        "doctor",
+        "check config, API, token, keyring, terminal and tools",
+        "Each problem is shown with what to do about it; the exit status is 1 when a check "
+        "failed. With --demo, the demo's own set-up is checked.",
+    )
+    doctor.add_argument(
+        "--profile", dest="sub_profile", metavar="NAME", default=None, help="profile to check"
+    )
+    doctor.add_argument(
+        "--demo",
+        dest="sub_demo",
+        action="store_true",
+        help="check the demo's set-up instead of a profile (as cloudtui --demo doctor)",
+    )
     doctor.add_argument("--json", action="store_true", help="machine-readable report")
 
-    sim = sub.add_parser("sim", help="serve the API simulator over HTTP on 127.0.0.1")
-    sim.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    sim.add_argument("--port", type=int, default=8080, help="port (default 8080)")
-    sim.add_argument("--speed", type=float, default=1.0, help="clock speed factor")
-    sim.add_argument("--scale", type=int, default=0, help="seed N extra instances")
-    sim.add_argument("--state", type=Path, default=None, help="load/save state in this file")
-    sim.add_argument("--latency", type=float, default=0.0, help="seconds added to each request")
-    sim.add_argument("--jitter", type=float, default=0.0, help="up to this many extra seconds")
-    sim.add_argument("--error-rate", type=float, default=0.0, help="share of 5xx answers (0..1)")
-    sim.add_argument("--drop-rate", type=float, default=0.0, help="share of dropped connections")
-    sim.add_argument("--rate-limit", type=int, default=None, help="requests per minute before 429")
+    sim = command(
+        "sim",
+        "serve the API simulator over HTTP",
+        "It listens first, then prints its address and the demo tokens; stop it with ctrl+c.",
+    )
+    sim.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    sim.add_argument(
+        "--port",
+        type=_number(int, 0, 65535),
+        default=8080,
+        help="TCP port; 0 picks a free one, printed once listening (default: 8080)",
+    )
+    sim.add_argument(
+        "--speed",
+        type=_number(float, 0.01, 10_000.0),
+        default=1.0,
+        metavar="FACTOR",
+        help="how fast the simulated clock runs: 10 makes a 60 s boot take 6 s (default: 1)",
+    )
+    sim.add_argument(
+        "--scale",
+        type=_number(int, 0, 100_000),
+        default=0,
+        metavar="N",
+        help="seed N extra instances (default: 0)",
+    )
+    sim.add_argument(
+        "--state",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="load the state from FILE when it exists and save it there after every change "
+        "(default: state is kept in memory only)",
+    )
+    sim.add_argument(
+        "--latency",
+        type=_number(float, 0.0, 60.0, "seconds"),
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds added to every request (default: 0)",
+    )
+    sim.add_argument(
+        "--jitter",
+        type=_number(float, 0.0, 60.0, "seconds"),
+        default=0.0,
+        metavar="SECONDS",
+        help="up to this many more seconds per request, at random (default: 0)",
+    )
+    sim.add_argument(
+        "--error-rate",
+        type=_SHARE,
+        default=0.0,
+        metavar="SHARE",
+        help="share of requests answered with a 5xx error, from 0 to 1 (default: 0)",
+    )
+    sim.add_argument(
+        "--drop-rate",
+        type=_SHARE,
+        default=0.0,
+        metavar="SHARE",
+        help="share of connections closed without an answer, from 0 to 1 (default: 0)",
+    )
+    sim.add_argument(
+        "--rate-limit",
+        type=_number(int, 1, None),
+        default=None,
+        metavar="N",
+        help="requests allowed per minute before 429 answers (default: no limit)",
+    )
     sim.add_argument(
         "--lost-response-rate",
-        type=float,
+        type=_SHARE,
         default=0.0,
-        help="share of requests carried out whose answer is then lost (0..1)",
+        metavar="SHARE",
+        help="share of requests carried out whose answer is then lost, from 0 to 1 (default: 0)",
     )
     sim.add_argument(
         "--stall-rate",
-        type=float,
+        type=_SHARE,
         default=0.0,
-        help="share of requests answered only after --stall-seconds (0..1)",
+        metavar="SHARE",
+        help="share of requests answered only after --stall-seconds, from 0 to 1 (default: 0)",
     )
     sim.add_argument(
         "--stall-seconds",
-        type=float,
+        type=_number(float, 0.0, 3600.0, "seconds"),
         default=35.0,
-        help="how late a stalled answer comes (default 35, beyond the client's 30 s timeout)",
+        metavar="SECONDS",
+        help="how late a stalled answer comes (default: 35, beyond the client's 30 s timeout)",
     )
     return parser
 
@@ -113,7 +260,12 @@ def _load_settings_or_exit() -> Settings:
     try:
         return load_settings()
     except ConfigError as exc:
-        print(f"cloudtui: configuration error: {exc}", file=sys.stderr)
+        if len(exc.problems) == 1:
+            print(f"cloudtui: configuration error: {exc}", file=sys.stderr)
+        else:
+            print(f"cloudtui: configuration errors in {exc.path}:", file=sys.stderr)
+            for line in exc.lines():
+                print(f"  {line}", file=sys.stderr)
         print("The file was left as it is; fix it and run cloudtui again.", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
 
@@ -149,7 +301,7 @@ def cmd_login(args: argparse.Namespace) -> int:
     from tui.api.client import InsecureBaseUrl, validate_base_url
     from tui.api.errors import ApiError, TransportFailure, Unauthorized
     from tui.auth import KeyringUnavailable, TokenSource, keyring_problem, store_token
-    from tui.config import Profile, save_settings
+    from tui.config import ConfigError, remember_profile, save_settings
     from tui.login import verify_token
 
     settings = _load_settings_or_exit()
@@ -195,10 +347,14 @@ def cmd_login(args: argparse.Namespace) -> int:
         print(f"cloudtui login: {exc}", file=sys.stderr)
         print("Run again with --store file or --store session.", file=sys.stderr)
         return EXIT_FAILURE
-    settings.profiles[name] = Profile(base_url=base_url)
-    if settings.default_profile is None:
-        settings.default_profile = name
-    path = save_settings(settings)
+    remember_profile(settings, name, base_url)
+    try:
+        path = save_settings(settings)
+    except (OSError, ConfigError) as exc:
+        print(
+            f"cloudtui login: the token is stored, the config file is not: {exc}", file=sys.stderr
+        )
+        return EXIT_FAILURE
     user = profile.username or "?"
     print(f"Logged in as {user} on profile {name!r} ({base_url}).")
     if stored == TokenSource.FILE:
@@ -219,8 +375,13 @@ def cmd_logout(args: argparse.Namespace) -> int:
     removed = delete_token(name)
     if removed:
         print(f"Token of profile {name!r} removed from: {', '.join(str(r) for r in removed)}.")
+    elif name not in settings.profiles:
+        print(
+            f"cloudtui logout: no profile named {name!r} (see: cloudtui profiles)", file=sys.stderr
+        )
+        return EXIT_FAILURE
     else:
-        print(f"No stored token for profile {name!r}.")
+        print(f"No stored token for profile {name!r}: nothing to forget.")
     return EXIT_OK
 
 
@@ -253,8 +414,21 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         size: tuple[int, int] | None = (columns, rows)
     except (OSError, ValueError):
         size = None
+
+    def binding_ids() -> frozenset[str]:
+        from screens.binding_ids import binding_ids
+
+        return binding_ids()
+
     checks = asyncio.run(
-        run_doctor(args.sub_profile or args.profile, env=os.environ, size=size, which=shutil.which)
+        run_doctor(
+            args.sub_profile or args.profile,
+            env=os.environ,
+            size=size,
+            which=shutil.which,
+            demo_user=args.demo_user if args.demo or args.sub_demo else None,
+            binding_ids=binding_ids,
+        )
     )
     if args.json:
         print(json.dumps(as_json(checks), indent=2))
@@ -355,6 +529,10 @@ def main(argv: list[str] | None = None) -> int:
         return handler(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``cloudtui doctor | head``): nothing left to say to it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FAILURE
 
 
 if __name__ == "__main__":

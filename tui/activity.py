@@ -141,6 +141,8 @@ class ActivityLog:
         self.backups = backups
         self.previous = self.read(limit=5)
         """The last changes logged before this run started (newest first)."""
+        self.last: ActivityEntry | None = None
+        """The change logged last by this run."""
 
     def record(self, event: ChangeEvent) -> ActivityEntry:
         """Append one change (the client's observer)."""
@@ -160,6 +162,7 @@ class ActivityLog:
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         with os.fdopen(fd, "a", encoding="utf-8") as handle:
             handle.write(line)
+        self.last = entry
         return entry
 
     def _rotate_if_needed(self, incoming: int) -> None:

@@ -6,6 +6,7 @@ refresh policy in headless modules under ``tui``.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import time
@@ -14,7 +15,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from textual import events
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -30,8 +31,10 @@ from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
+from tui.account_switch import parse_account_command
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.config import Settings
+from tui.fanout import parse_fanout_command
 from tui.home import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
@@ -47,6 +50,8 @@ from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
 from tui.session import Session
+from widgets.key_names import key_label
+from widgets.toast_place import follow_layout
 
 ENDPOINTS: tuple[str, ...] = ("profile.view", "profile.grants")
 """Operations this module calls by name (the coverage test checks they are reachable)."""
@@ -136,8 +141,9 @@ class CloudApp(App[int]):
         """The profile's :class:`tui.activity.ActivityLog` (set once signed in)."""
         self.watchlist: Any = None
         """The profile's :class:`tui.watchlist.Watchlist` (set once signed in)."""
-        for area in (*HOME_AREAS, *AREAS):
-            self.add_mode(area.id, partial(self.area_root, area))
+        self.undo_journal: Any = None
+        """This session's changes and their undo (:class:`tui.undo.UndoJournal`)."""
+        self.add_area_modes()
         self.set_keymap(settings.keymap)
 
     async def on_event(self, event: events.Event) -> None:
@@ -169,6 +175,9 @@ class CloudApp(App[int]):
                 title="Config file",
                 markup=False,
             )
+        from screens.config_notes import announce_unknown_keys
+
+        self.call_after_refresh(announce_unknown_keys, self)
         if self.session is None:
             from screens.login import LoginScreen
 
@@ -197,9 +206,37 @@ class CloudApp(App[int]):
         self.session.hold_backend()
         self._first_frame_pending = True
         self.set_timer(1.0, self._after_first_frame)  # in case no frame is ever drawn
+        self.switch_mode(self.start_mode())
+
+    def start_mode(self) -> str:
+        """The area the app opens on: the config's ``start_area`` when it names one."""
         start = self.settings.start_area
-        known = start in AREA_BY_ID or start in HOME_BY_ID
-        self.switch_mode(start if known else AREAS[0].id)
+        return start if start in AREA_BY_ID or start in HOME_BY_ID else AREAS[0].id
+
+    def area_modes(self) -> list[str]:
+        """The mode ids of the areas (one per home area and resource area)."""
+        return [area.id for area in (*HOME_AREAS, *AREAS)]
+
+    def add_area_modes(self) -> None:
+        """Register one mode per area; each builds its first screen when first shown."""
+        for area in (*HOME_AREAS, *AREAS):
+            self.add_mode(area.id, partial(self.area_root, area))
+
+    def reset_account_state(self, session: Session) -> None:
+        """Forget everything of the previous account and take ``session`` (see
+        :mod:`screens.accounts`). Read-only stays on once on; the profile can turn it on."""
+        self.session = session
+        session.client.on_retry = self.api_retrying
+        session.client.on_recovered = self.api_succeeded
+        self.read_only = self.read_only or session.mark.read_only
+        self.user_context = None
+        self.resource_index.clear()
+        self.activity = None
+        self.watchlist = None
+        self.undo_journal = None
+        self.api_health = "online"
+        self.last_refresh = None
+        self.user_version += 1
 
     def post_display_hook(self) -> None:
         # Textual calls this after each frame is written. The first frames are partial (the
@@ -310,6 +347,13 @@ class CloudApp(App[int]):
         self.notification_log.append((title, message))
         del self.notification_log[:-200]
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        # The toast is mounted and sized in a later layout: placed after each layout.
+        with contextlib.suppress(ScreenStackError):
+            follow_layout(self.screen)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as pressed, ctrl written ``^`` (the footer): see :mod:`widgets.key_names`."""
+        return binding.key_display or key_label(binding.key, compact=True)
 
     def remember_items(
         self, spec: ResourceSpec, params: Mapping[str, Any], items: dict[Any, Any]
@@ -452,6 +496,21 @@ class CloudApp(App[int]):
         if not text:
             return
         word = text.strip().lstrip(":").lower()
+        account = parse_account_command(text)
+        if account is not None:
+            from screens.accounts import account_command
+
+            account_command(self, account)  # the profile name keeps its case
+            return
+        fanout = parse_fanout_command(text, self.settings)
+        if isinstance(fanout, str):
+            self.notify(fanout, title=":fanout", severity="warning", markup=False)
+            return
+        if fanout is not None:
+            from screens.fanout import open_fanout
+
+            open_fanout(self, fanout)  # a list, or the overview of every account
+            return
         if word.split()[0] == "export":
             from screens.export_command import run_export
 

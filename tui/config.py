@@ -2,25 +2,45 @@
 
 The file holds profiles (name and base URL), the default profile, the theme, refresh intervals,
 page size, concurrency, timeouts and key remaps. It never holds a token. A broken file stops the
-program with a message naming the file, the line and the problem; it is never overwritten.
+program with a message naming the file and every problem with its line; it is never overwritten.
+Unknown keys are ignored and named (with the nearest valid one) by the app and ``doctor``.
+Saving edits the file in place (comments, order and unknown keys stay).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import tomllib
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-import tomli_w
 from platformdirs import user_config_dir
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
+from tui.config_keys import UnknownKey, dotted, line_of, split_unknown
 from tui.handoff.settings import HandoffSettings
 
 APP_NAME = "cloudtui"
 CONFIG_ENV = "CLOUDTUI_CONFIG"
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    """One bad value of the config file.
+
+    Attributes:
+        line: 1-based line, when known.
+        problem: What is wrong (``refresh.fast: Input should be ...``).
+    """
+
+    line: int | None
+    problem: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.problem}" if self.line else self.problem
 
 
 class ConfigError(Exception):
@@ -28,22 +48,43 @@ class ConfigError(Exception):
 
     Attributes:
         path: The file.
-        line: 1-based line of the problem, when known.
-        problem: What is wrong.
+        line: 1-based line of the first problem, when known.
+        problem: What is wrong (every problem, in file order, when there are several).
+        problems: Each problem with its line, in file order.
     """
 
     def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
         self.path = path
         self.line = line
         self.problem = problem
+        self.problems = [ConfigProblem(line, problem)]
         where = f"{path}, line {line}" if line else str(path)
         super().__init__(f"{where}: {problem}")
+
+    @classmethod
+    def of(cls, path: Path, problems: list[ConfigProblem]) -> ConfigError:
+        """One error for several problems, sorted by line (those without a line last)."""
+        ordered = sorted(problems, key=lambda p: (p.line is None, p.line or 0))
+        if len(ordered) == 1:
+            return cls(path, ordered[0].problem, ordered[0].line)
+        error = cls(path, "; ".join(str(p) for p in ordered), ordered[0].line)
+        error.problems = ordered
+        error.args = (f"{path}: {len(ordered)} problems: {error.problem}",)
+        return error
+
+    def lines(self) -> list[str]:
+        """The problems one per line, for a terminal."""
+        return [str(p) for p in self.problems]
 
 
 # The settings are read before the first frame, and nothing shows their fields' descriptions:
 # attribute docstrings are documentation here (pydantic's extraction of them, which tokenizes
 # each class's source, was a third of this module's import).
 _CONFIG = ConfigDict(extra="forbid")
+
+
+AccountColor = Literal["red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+"""Colours a profile may mark its account with (terminal colours: they follow its palette)."""
 
 
 class Profile(BaseModel):
@@ -55,6 +96,9 @@ class Profile(BaseModel):
     """API base URL ending in /v4 (https, or http to 127.0.0.1/localhost only)."""
     read_only: bool = False
     """Open every session of this profile read-only (nothing can be changed from the app)."""
+    color: AccountColor | None = None
+    """Colour of the account's name in the status bar and in confirmations (its name is
+    always shown as text too), e.g. ``color = "red"`` for production."""
 
 
 class RefreshSettings(BaseModel):
@@ -102,6 +146,15 @@ class Settings(BaseModel):
     """Programs run on resources: [handoff.ssh], [handoff.k9s], [handoff.mysql],
     [handoff.mongosh], [handoff.editor]."""
 
+    _unknown_keys: list[UnknownKey] = PrivateAttr(default_factory=list)
+    _as_loaded: dict[str, Any] | None = PrivateAttr(default=None)
+    """The settings as read from (or last written to) the file: what a save compares with."""
+
+    @property
+    def unknown_keys(self) -> list[UnknownKey]:
+        """Keys of the file this model does not know, in file order (they are ignored)."""
+        return self._unknown_keys
+
     @field_validator("profiles")
     @classmethod
     def _names(cls, value: dict[str, Profile]) -> dict[str, Profile]:
@@ -124,26 +177,12 @@ def config_dir() -> Path:
     return config_path().parent
 
 
-def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
-    """Best-effort line of the key named last in a validation location."""
-    keys = [str(p) for p in loc if isinstance(p, str)]
-    if not keys:
-        return None
-    lines = text.splitlines()
-    # Prefer a table header naming the path, then a "key =" line.
-    header = re.compile(r"^\s*\[\s*" + r"\s*\.\s*".join(re.escape(k) for k in keys) + r"\s*\]")
-    for number, line in enumerate(lines, 1):
-        if header.match(line):
-            return number
-    assignment = re.compile(r"^\s*\"?" + re.escape(keys[-1]) + r"\"?\s*=")
-    for number, line in enumerate(lines, 1):
-        if assignment.match(line):
-            return number
-    return None
-
-
 def load_settings(path: Path | None = None) -> Settings:
     """Read the settings; a missing file gives the defaults.
+
+    Keys the settings model does not know are left out and listed in the result's
+    :attr:`Settings.unknown_keys` (the app and ``doctor`` name them); every bad value is
+    reported at once, in the order of the file.
 
     Args:
         path: File to read (defaults to :func:`config_path`).
@@ -152,7 +191,7 @@ def load_settings(path: Path | None = None) -> Settings:
         The settings.
 
     Raises:
-        ConfigError: Unreadable file, TOML syntax error or invalid value, with file and line.
+        ConfigError: Unreadable file, TOML syntax error or invalid values, with file and lines.
     """
     path = path or config_path()
     try:
@@ -163,6 +202,15 @@ def load_settings(path: Path | None = None) -> Settings:
         raise ConfigError(path, f"cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(path, "not UTF-8 text") from None
+    return settings_from_text(text, path)
+
+
+def settings_from_text(text: str, path: Path) -> Settings:
+    """Validate a config file's text (see :func:`load_settings`).
+
+    Raises:
+        ConfigError: TOML syntax error or invalid values.
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -171,16 +219,35 @@ def load_settings(path: Path | None = None) -> Settings:
         line = int(match.group(1)) if match else None
         problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
         raise ConfigError(path, f"TOML syntax error: {problem}", line) from None
+    lines = text.splitlines()
+    known, unknown = split_unknown(data, Settings)
     try:
-        return Settings.model_validate(data)
+        settings = Settings.model_validate(known)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        dotted = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(path, f"{dotted}: {first['msg']}", _line_of(text, first["loc"])) from None
+        problems = [
+            ConfigProblem(line_of(lines, error["loc"]), f"{dotted(error['loc'])}: {error['msg']}")
+            for error in exc.errors()
+        ]
+        raise ConfigError.of(path, problems) from None
+    settings._unknown_keys = sorted(
+        (replace(key, line=line_of(lines, key.loc)) for key in unknown),
+        key=lambda key: key.line or 0,
+    )
+    settings._as_loaded = _as_data(settings)
+    return settings
+
+
+def _as_data(settings: Settings) -> dict[str, Any]:
+    return settings.model_dump(mode="json", exclude_none=True)
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write the settings atomically (only ever called after a successful load).
+    """Write what changed in ``settings`` into the file, atomically, keeping everything else.
+
+    The file is edited, not rewritten: comments, order, unknown keys and keys left at their
+    defaults stay as they are; only the values changed since the settings were loaded (or, for
+    settings made in code, that differ from the file's) are written (see
+    :mod:`tui.config_write`).
 
     Args:
         settings: What to write.
@@ -188,11 +255,50 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
 
     Returns:
         The file written.
+
+    Raises:
+        ConfigError: The file changed since it was loaded and can no longer be read.
     """
+    from tui.config_write import edit_document
+
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = settings.model_dump(mode="json", exclude_none=True)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    current = settings_from_text(text, path)  # a file broken meanwhile is not touched
+    # What changed since these settings were read: a key someone else changed in the file
+    # since then (say, a profile added by hand while the app ran) is left as it is.
+    before = settings._as_loaded if settings._as_loaded is not None else current._as_loaded
+    after = _as_data(settings)
+    edited = edit_document(
+        text,
+        before=before or {},
+        after=after,
+        lean=settings.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
+    )
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+    tmp.write_text(edited, encoding="utf-8")
+    if text:
+        shutil.copymode(path, tmp)  # a file the user made private stays private
     os.replace(tmp, path)
+    settings._as_loaded = after
     return path
+
+
+def remember_profile(settings: Settings, name: str, base_url: str) -> None:
+    """Record a signed-in profile's base URL (its other fields stay); the first is the default.
+
+    Args:
+        settings: Settings to change (save them afterwards).
+        name: Profile name.
+        base_url: Its validated base URL.
+    """
+    existing = settings.profiles.get(name)
+    if existing is None:
+        settings.profiles[name] = Profile(base_url=base_url)
+    else:
+        settings.profiles[name] = existing.model_copy(update={"base_url": base_url})
+    if settings.default_profile is None:
+        settings.default_profile = name

@@ -1,13 +1,15 @@
 """Where per-profile state lives: the platformdirs data folder (``CLOUDTUI_DATA`` overrides it).
 
 Bookmarks and the activity log are kept per profile under ``<data>/profiles/<name>/``. The
-folder is private to the user (0700) and never holds a token or any other secret.
+folder is private to the user (0700) and never holds a token or any other secret. The demo
+keeps its state apart, in a fresh folder per run (see :func:`demo_dir`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -25,6 +27,30 @@ def data_dir() -> Path:
     return Path(user_data_dir(APP_NAME))
 
 
+_DEMO_DIRS: list[tempfile.TemporaryDirectory[str]] = []
+"""The demo folders of this process, removed when it exits (by TemporaryDirectory)."""
+
+
+def _safe_name(name: str) -> str:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "default"
+    return safe.replace(".", "_") if safe in (".", "..") else safe
+
+
+def demo_dir(user: str) -> Path:
+    """A new private folder (0700) for one demo run's bookmarks and activity log.
+
+    The demo's simulator is seeded anew on every run, so state kept from an earlier demo, or
+    from another demo user, would name objects this one does not have; nothing of it goes to
+    the data folder of the real profiles. The folder is removed when the program exits.
+
+    Args:
+        user: The demo user (``unrestricted``, ``restricted``, ``readonly``).
+    """
+    holder = tempfile.TemporaryDirectory(prefix=f"cloudtui-demo-{_safe_name(user)}-")
+    _DEMO_DIRS.append(holder)
+    return Path(holder.name)
+
+
 def profile_dir(profile: str, *, create: bool = True) -> Path:
     """The folder of one profile's state (created 0700 when ``create``).
 
@@ -33,10 +59,7 @@ def profile_dir(profile: str, *, create: bool = True) -> Path:
             are replaced so a name can never leave the folder.
         create: Create the folder when missing.
     """
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", profile) or "default"
-    if safe in (".", ".."):
-        safe = safe.replace(".", "_")
-    path = data_dir() / "profiles" / safe
+    path = data_dir() / "profiles" / _safe_name(profile)
     if create:
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path

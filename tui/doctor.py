@@ -7,9 +7,10 @@ Nothing here prints a token: the token is only ever sent to the profile's own ba
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 
@@ -55,8 +56,6 @@ HANDOFF_TOOLS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 """Hand-off -> programs that serve it (first found wins) -> how to install (Debian)."""
 
-EDITOR_FALLBACKS = (("editor", "sensible-utils"), ("nano", "nano"), ("vi", "vim-tiny"))
-
 
 @dataclass(frozen=True)
 class Check:
@@ -67,12 +66,14 @@ class Check:
         status: ``ok``, ``warn``, ``fail`` or ``skip``.
         detail: What was found.
         remedy: What to do about it ('' when nothing is needed).
+        reasons: Further detail for ``--json`` only.
     """
 
     name: str
     status: Status
     detail: str
     remedy: str = ""
+    reasons: tuple[str, ...] = ()
 
 
 def exit_status(checks: list[Check]) -> int:
@@ -122,19 +123,19 @@ def check_keyring() -> Check:
         problem = f"cannot be initialised ({type(exc).__name__})"
     else:
         problem = "no backend is available" if isinstance(backend, fail.Keyring) else ""
-    others = _unusable_backends(keyring.backend)
-    why = f"; not used: {'; '.join(others)}" if others else ""
     if problem or backend is None:
+        others = _unusable_backends(keyring.backend)
+        # keyring's own reasons are long; the first says enough on one line (--json has all).
+        why = f" ({others[0]})" if others else ""
         return Check(
             "keyring",
             "warn",
-            f"no usable keyring: {problem}{why}",
-            "on a desktop install gnome-keyring (Debian: gnome-keyring, python3-secretstorage); "
-            "over SSH use the token file (cloudtui login --store file, mode 0600) "
-            "or CLOUDTUI_TOKEN for one session",
+            f"no usable keyring, tokens cannot be kept there: {problem}{why}",
+            "cloudtui login --store file (a file only you can read), or set CLOUDTUI_TOKEN",
+            reasons=tuple(others),
         )
     name = f"{type(backend).__module__}.{type(backend).__name__}"
-    return Check("keyring", "ok", f"{name} (priority {backend.priority}){why}")
+    return Check("keyring", "ok", f"{name} (priority {backend.priority})")
 
 
 def _unusable_backends(module: Any) -> list[str]:
@@ -199,8 +200,18 @@ def check_terminal(env: Mapping[str, str], size: tuple[int, int] | None) -> list
     return checks
 
 
-def check_tools(env: Mapping[str, str], which: Callable[[str], str | None]) -> list[Check]:
-    """The programs hand-offs start (ssh, k9s/kubectl, mysql, mongosh, $EDITOR)."""
+def check_tools(
+    env: Mapping[str, str],
+    which: Callable[[str], str | None],
+    configured: Sequence[str] = (),
+) -> list[Check]:
+    """The programs hand-offs start (ssh, k9s/kubectl, mysql, mongosh, the editor).
+
+    Args:
+        env: Environment variables (VISUAL, EDITOR).
+        which: Finds a program on PATH.
+        configured: The config file's ``[handoff.editor] command`` (empty: not set).
+    """
     checks: list[Check] = []
     for what, programs, package in HANDOFF_TOOLS:
         found = next(((p, path) for p in programs if (path := which(p))), None)
@@ -216,32 +227,55 @@ def check_tools(env: Mapping[str, str], which: Callable[[str], str | None]) -> l
                     package,
                 )
             )
-    editor = env.get("VISUAL") or env.get("EDITOR")
-    program = editor.split()[0] if editor else ""
-    if editor and which(program):
-        checks.append(Check("tool: editor", "ok", f"$EDITOR={editor}"))
-    else:
-        fallback = next(((n, p) for n, p in EDITOR_FALLBACKS if which(n)), None)
-        said = f"$EDITOR={editor} is not found" if editor else "$EDITOR is not set"
-        if fallback:
-            checks.append(
-                Check(
-                    "tool: editor",
-                    "warn",
-                    f"{said}; {fallback[0]} will be used",
-                    "export EDITOR=<your editor> in your shell profile",
-                )
-            )
-        else:
-            checks.append(
-                Check(
-                    "tool: editor",
-                    "warn",
-                    f"{said} and no editor was found",
-                    "install nano (or vim-tiny) and export EDITOR=nano",
-                )
-            )
+    checks.append(check_editor(env, which, configured))
     return checks
+
+
+def check_editor(
+    env: Mapping[str, str], which: Callable[[str], str | None], configured: Sequence[str] = ()
+) -> Check:
+    """Which editor scripts and zone files open in, chosen as the hand-off chooses it."""
+    if configured:
+        program = configured[0]
+        if which(program):
+            return Check("tool: editor", "ok", f"[handoff.editor] command: {' '.join(configured)}")
+        return Check(
+            "tool: editor",
+            "warn",
+            f"{program}, the [handoff.editor] command, is not found: editing will not start",
+            f"install {program}, or change [handoff.editor] command in the config file",
+        )
+    for variable in ("VISUAL", "EDITOR"):
+        value = env.get(variable, "").strip()
+        if not value:
+            continue
+        program = value.split()[0]
+        if which(program):
+            return Check("tool: editor", "ok", f"${variable}={value}")
+        return Check(
+            "tool: editor",
+            "warn",
+            f"${variable}={value}, but {program} is not found: editing will not start",
+            f"install {program}, or set ${variable} to an installed one (export {variable}=nano)",
+        )
+    from tui.handoff.targets import EDITORS  # the hand-off's own order of fallbacks
+
+    fallback = next(((name, path) for name in EDITORS if (path := which(name))), None)
+    if fallback is None:
+        return Check(
+            "tool: editor",
+            "warn",
+            "$VISUAL and $EDITOR are not set and no editor was found: editing will not start",
+            "install nano (apt install nano) or export EDITOR=<your editor>",
+        )
+    name, path = fallback
+    real = os.path.realpath(path)
+    shown = f"{path} -> {real}" if real != path else path
+    return Check(
+        "tool: editor",
+        "ok",
+        f"$VISUAL and $EDITOR are not set: scripts and zone files open in {name} ({shown})",
+    )
 
 
 # -- checks against the API -----------------------------------------------------------------
@@ -274,6 +308,7 @@ async def check_api(
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     clock: Callable[[], float] = time.time,
+    profile_name: str | None = None,
 ) -> list[Check]:
     """The base URL answers, the clock agrees with it, the token is valid, its scopes.
 
@@ -282,6 +317,7 @@ async def check_api(
         token: The token (a ``SecretStr``), or None when none is stored.
         transport: Test transport (the simulator's); real HTTP otherwise.
         clock: Local time, for the skew check.
+        profile_name: The profile's name, for the remedies (``cloudtui login --profile NAME``).
     """
     from tui.api.client import ApiClient
     from tui.api.errors import ApiError, CloudError, Forbidden, Unauthorized
@@ -310,11 +346,24 @@ async def check_api(
             )
         )
         return checks
-    checks.append(Check("API reachable", "ok", f"{base_url} answered ({response.status_code})"))
+    if response.status_code >= 500:
+        checks.append(
+            Check(
+                "API reachable",
+                "fail",
+                f"{base_url} answers with a server error ({response.status_code})",
+                "the API has a problem on its side: try again later",
+            )
+        )
+        return checks
+    # Asked without a token, the API answers 401: that is the answer expected here, so the
+    # status is not shown (the token is judged on its own line below).
+    checks.append(Check("API reachable", "ok", f"{base_url} answers"))
     checks.append(_skew(response, clock()))
+    login = f"cloudtui login --profile {profile_name}" if profile_name else "cloudtui login"
     if token is None:
         checks.append(
-            Check("token", "fail", "no token is stored for this profile", "run: cloudtui login")
+            Check("token", "fail", "no token is stored for this profile", f"run: {login}")
         )
         return checks
     async with ApiClient(base_url, token, transport=transport, allow_insecure=True) as client:
@@ -325,8 +374,8 @@ async def check_api(
                 Check(
                     "token",
                     "fail",
-                    f"the API rejected the token ({exc.reasons})",
-                    "create a new token and run: cloudtui login",
+                    f"the API rejected the token ({exc.status}: {exc.reasons})",
+                    f"create a new token in the provider's console, then run: {login}",
                 )
             )
             return checks
@@ -374,6 +423,8 @@ async def run_doctor(
     which: Callable[[str], str | None],
     transport: httpx.AsyncBaseTransport | None = None,
     clock: Callable[[], float] = time.time,
+    demo_user: str | None = None,
+    binding_ids: Callable[[], Collection[str]] | None = None,
 ) -> list[Check]:
     """Every check, in the order a user would fix them.
 
@@ -384,55 +435,140 @@ async def run_doctor(
         which: Finds a program on PATH (``shutil.which``).
         transport: Test transport for the API checks.
         clock: Local time, for the skew check.
+        demo_user: Check the demo's set-up as this demo user instead of a profile.
+        binding_ids: Every binding id of the app, to check ``[keymap]`` (asked only when the
+            file has a keymap: collecting them imports the whole UI).
     """
-    from tui.api.client import InsecureBaseUrl, validate_base_url
-    from tui.auth import resolve_token
-    from tui.config import ConfigError, config_path, load_settings
+    checks, settings = _check_config(binding_ids)
+    if demo_user is not None:
+        checks += await check_demo(demo_user)
+    else:
+        checks.append(check_keyring())
+        checks.append(_check_data_dir())
+        if settings is not None:
+            checks += await _check_profile(settings, profile, transport, clock)
+    checks += check_terminal(env, size)
+    editor = settings.handoff.editor.command if settings is not None else []
+    checks += check_tools(env, which, editor)
+    return checks
 
-    checks: list[Check] = []
+
+def _check_config(
+    binding_ids: Callable[[], Collection[str]] | None,
+) -> tuple[list[Check], Any]:
+    """The config file: every bad value (a failure), every unknown key (a warning each)."""
+    from tui.config import ConfigError, config_path, load_settings
+    from tui.config_keys import unknown_binding_ids
+
     path = config_path()
     try:
         settings = load_settings(path)
     except ConfigError as exc:
-        checks.append(
-            Check("config file", "fail", str(exc), "fix the file (it is never overwritten)")
+        detail = f"{path}: {'; '.join(exc.lines())}"
+        return [
+            Check("config file", "fail", detail, "fix the file (it is never overwritten)")
+        ], None
+    found = "parses" if path.exists() else "does not exist yet (defaults)"
+    checks = [Check("config file", "ok", f"{path} {found}")]
+    unknown = list(settings.unknown_keys)
+    if settings.keymap and binding_ids is not None:
+        unknown += unknown_binding_ids(
+            settings.keymap, binding_ids(), path.read_text(encoding="utf-8")
         )
-        settings = None
-    else:
-        found = "parses" if path.exists() else "does not exist yet (defaults)"
-        checks.append(Check("config file", "ok", f"{path} {found}"))
-    checks.append(check_keyring())
-    checks.append(_check_data_dir())
-    if settings is not None:
-        name = profile or settings.default_profile or "default"
-        entry = settings.profiles.get(name)
-        if entry is None:
-            checks.append(
-                Check(
-                    "profile",
-                    "fail",
-                    f"no profile named {name!r} in {path}",
-                    f"run: cloudtui login --profile {name} --base-url https://API-HOST/v4",
-                )
+    for key in unknown:
+        checks.append(
+            Check(
+                "config key",
+                "warn",
+                key.message(),
+                f"rename or remove it in {path}",
             )
-        else:
-            read_only = " (read-only sessions)" if entry.read_only else ""
-            checks.append(Check("profile", "ok", f"{name}: {entry.base_url}{read_only}"))
-            try:
-                base_url = validate_base_url(entry.base_url)
-            except InsecureBaseUrl as exc:
-                checks.append(
-                    Check("base URL", "fail", str(exc), "use https (http only to 127.0.0.1)")
-                )
-            else:
-                resolved = resolve_token(name)
-                if resolved.token is not None:
-                    checks.append(Check("token source", "ok", str(resolved.source)))
-                checks += await check_api(
-                    base_url, resolved.token, transport=transport, clock=clock
-                )
-    checks += check_terminal(env, size)
-    checks += check_tools(env, which)
+        )
+    return checks, settings
+
+
+async def _check_profile(
+    settings: Any,
+    profile: str | None,
+    transport: httpx.AsyncBaseTransport | None,
+    clock: Callable[[], float],
+) -> list[Check]:
+    """The profile, its base URL, where its token comes from, and the API with that token."""
+    from tui.api.client import InsecureBaseUrl, validate_base_url
+    from tui.auth import TOKEN_ENV, TokenSource, resolve_token
+    from tui.config import config_path
+
+    name = profile or settings.default_profile or "default"
+    entry = settings.profiles.get(name)
+    if entry is None:
+        return [
+            Check(
+                "profile",
+                "fail",
+                f"no profile named {name!r} in {config_path()}",
+                f"run: cloudtui login --profile {name} --base-url https://API-HOST/v4 "
+                "(or try the demo: cloudtui --demo)",
+            )
+        ]
+    read_only = " (read-only sessions)" if entry.read_only else ""
+    checks = [Check("profile", "ok", f"{name}: {entry.base_url}{read_only}")]
+    try:
+        base_url = validate_base_url(entry.base_url)
+    except InsecureBaseUrl as exc:
+        checks.append(Check("base URL", "fail", str(exc), "use https (http only to 127.0.0.1)"))
+        return checks
+    resolved = resolve_token(name)
+    if resolved.token is not None:
+        checks.append(Check("token source", "ok", str(resolved.source)))
+    found = await check_api(
+        base_url, resolved.token, transport=transport, clock=clock, profile_name=name
+    )
+    if resolved.source == TokenSource.ENV:
+        # The environment wins over what login stored: logging in again would change nothing.
+        fix = f"set {TOKEN_ENV} to a valid token, or unset it to use the stored one"
+        found = [replace(c, remedy=fix) if c.name == "token" and c.remedy else c for c in found]
+    return checks + found
+
+
+async def check_demo(user: str) -> list[Check]:
+    """The demo's set-up: its simulator starts and answers as the demo user.
+
+    The demo needs no profile, token, keyring, data folder or network: it runs the built-in
+    simulator in the program, and keeps its bookmarks and log in a folder of its own.
+    """
+    from pydantic import SecretStr
+
+    from tui.simulator.app import Simulator
+    from tui.simulator.auth import DEMO_TOKENS
+    from tui.simulator.lazy import IN_PROCESS_BASE
+
+    checks = [
+        Check(
+            "demo",
+            "ok",
+            f"demo user {user}: no profile, token, keyring or network needed "
+            "(the simulator runs inside cloudtui)",
+        )
+    ]
+    try:
+        simulator = Simulator()
+    except Exception as exc:  # a broken install: say so rather than end in a traceback
+        checks.append(
+            Check(
+                "demo simulator",
+                "fail",
+                f"the simulator cannot start ({type(exc).__name__}: {exc})",
+                "reinstall cloudtui (pip install --force-reinstall cloudtui)",
+            )
+        )
+        return checks
+    api = await check_api(
+        IN_PROCESS_BASE, SecretStr(DEMO_TOKENS[user]), transport=simulator.transport()
+    )
+    # The simulator's clock is the simulator's own: a skew against it means nothing.
+    checks += [
+        replace(c, name=f"demo {c.name}") for c in api if c.name not in ("clock", "API reachable")
+    ]
     return checks
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from tui.overview_cost import cost_lines
+from tui.overview_data import OverviewData
 from tui.resources.areas import SPECS
 from tui.resources.format import human_size, or_missing
 from tui.resources.rows import item_key_of
@@ -42,43 +44,6 @@ LONG_TRANSITION = 30 * 60
 
 EXPIRING_SOON = 7 * 24 * 3600
 """Images expiring within this many seconds need attention."""
-
-
-@dataclass(repr=False)
-class OverviewData:
-    """The lists loaded so far, by part (:data:`SOURCES` keys and :data:`POOLS`).
-
-    Attributes:
-        parts: Items of each part that arrived.
-        errors: Why a part could not be loaded (shown instead of its numbers).
-        pools: Pools by cluster id.
-        loading: Parts still streaming in: (items so far, total when known).
-        version: Bumped when a part completes or fails (what counts, attention and cost read
-            changes only then; chunks streaming in only move the progress figures).
-    """
-
-    parts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    errors: dict[str, str] = field(default_factory=dict)
-    pools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    loading: dict[str, tuple[int, int | None]] = field(default_factory=dict)
-    version: int = 0
-
-    def __repr__(self) -> str:
-        # Short: a repr of 10,000 items (a worker's description, a log line) would take 300 ms.
-        sizes = ", ".join(f"{part}={len(items)}" for part, items in self.parts.items())
-        return f"OverviewData(version={self.version}, {sizes})"
-
-    def has(self, part: str) -> bool:
-        """True when ``part`` has arrived."""
-        return part in self.parts
-
-    def items(self, part: str) -> list[dict[str, Any]]:
-        """The items of ``part`` ([] until it arrived)."""
-        return self.parts.get(part, [])
-
-    def all_pools(self) -> list[dict[str, Any]]:
-        """Every pool of every cluster loaded so far."""
-        return [pool for pools in self.pools.values() for pool in pools]
 
 
 @dataclass(frozen=True)
@@ -416,6 +381,4 @@ def snapshot(data: OverviewData) -> OverviewData:
 def summarize(data: OverviewData, now: float) -> Summary:
     """Counts, attention and cost of ``data`` (about 60 ms of CPU for 10,000 instances: run it
     in a thread so keys are served meanwhile)."""
-    from tui.overview_cost import cost_lines
-
     return Summary(counts(data), attention(data, now), cost_lines(data, brief=True))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import httpx
 from pydantic import SecretStr
 
+from tui.accounts import AccountMark, account_mark
 from tui.api.client import ApiClient
 from tui.api.retry import RetryPolicy
 from tui.config import Settings
@@ -44,6 +45,11 @@ class Session:
     demo_user: str | None = None
     backend: Simulator | LazySimulatorTransport | None = field(default=None, repr=False)
     token_scopes: frozenset[str] | None = None
+
+    @property
+    def mark(self) -> AccountMark:
+        """How the account is named on screen (its colour and read-only flag from the config)."""
+        return account_mark(self.settings, self.profile_name)
 
     @property
     def demo(self) -> bool:

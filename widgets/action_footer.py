@@ -36,11 +36,33 @@ MORE_KEYS = " … ? all keys "
 """Shown at the right edge when the keys do not all fit (an 80-column terminal)."""
 
 
+def keys_that_fit(widths: list[int], room: int, hint: int = len(MORE_KEYS)) -> list[bool]:
+    """Which keys to show, whole, in ``room`` columns: all when they fit; else the first ones
+    (the footer's order is its priority) that fit beside the ``hint`` naming ``?``.
+
+    Args:
+        widths: Each key's width with its margin, in the footer's order.
+        room: Columns the keys may use.
+        hint: Width of the hint shown when keys are left out.
+    """
+    if sum(widths) <= room:
+        return [True] * len(widths)
+    shown: list[bool] = []
+    used = hint
+    for width in widths:
+        fits = not shown or shown[-1]  # once a key is left out, so are the ones after it
+        fits = fits and used + width <= room
+        used += width if fits else 0
+        shown.append(fits)
+    return shown
+
+
 class ActionFooter(Footer):
     """:class:`~textual.widgets.Footer` that updates key states in place when it can.
 
-    When its keys are wider than the terminal, the last ones are cut off; the right edge then
-    says so and names ``?`` (help lists every key of the screen).
+    When its keys are wider than the terminal, the last ones are left out whole (a label is
+    never cut mid-word); the right edge then says so and names ``?`` (help lists every key of
+    the screen).
     """
 
     DEFAULT_CSS = """
@@ -54,6 +76,8 @@ class ActionFooter(Footer):
         super().__init__()
         self._layout: tuple[_KeyLayout, ...] | None = None
         self._update_pending = False
+        self._widths: dict[FooterKey, int] = {}
+        """Each key's width when last shown (a key left out measures 0)."""
 
     def _shown_keys(self) -> Iterator[tuple[Binding, bool, str]]:
         """The (binding, enabled, tooltip) of every key, in the order ``compose`` yields them.
@@ -94,13 +118,20 @@ class ActionFooter(Footer):
         self._mark_overflow()
 
     def _mark_overflow(self) -> None:
-        """Show the "more keys" hint when the keys are wider than the footer."""
+        """Leave out the keys that do not fit whole, and then show the "more keys" hint."""
         keys = list(self.query(FooterKey))
         docked = [k for k in keys if k.has_class("-command-palette")]
         flowing = [k for k in keys if k not in docked]
         reserved = sum(k.outer_size.width for k in docked)
-        right = max((k.virtual_region_with_margin.right for k in flowing), default=0)
-        overflow = right > self.size.width - reserved
+        self._widths = {
+            k: (k.virtual_region_with_margin.width if k.display else 0) or self._widths.get(k, 0)
+            for k in flowing
+        }
+        shown = keys_that_fit([self._widths[k] for k in flowing], self.size.width - reserved)
+        for key, show in zip(flowing, shown, strict=True):
+            if key.display != show:
+                key.display = show
+        overflow = not all(shown)
         self.set_class(overflow, "-overflow")
         if overflow:
             # Left of the palette key, which is docked at the same edge.

@@ -9,6 +9,7 @@ letter already in the filter.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from textual import events
@@ -39,6 +40,8 @@ class ChooserSelect(Select[Any]):
         self.title_text = title
         self.facts = facts
         self.table: ChooserTable | None = None
+        self.empty = "loading…"
+        """What the chooser says while it has no rows: loading, or why there are none."""
 
     def set_items(
         self,
@@ -50,13 +53,13 @@ class ChooserSelect(Select[Any]):
 
     def _table(self) -> ChooserTable:
         if self.table is not None:
-            return self.table
+            return replace(self.table, empty=self.empty)
         rows = tuple(
             ChooserRow(value, str(text), (str(text),), "", str(text).lower())
             for text, value in self._options
             if value is not Select.NULL
         )
-        return ChooserTable(("Choice",), (False,), rows)
+        return ChooserTable(("Choice",), (False,), rows, empty=self.empty)
 
     def open_chooser(self, query: str = "") -> None:
         """Show the chooser; the row chosen becomes the value."""

@@ -131,7 +131,7 @@ class ChooserPanel(Vertical):
 
     def _fill(self) -> None:
         grid = self.grid
-        table = self.table or ChooserTable((), (), ())
+        table = self.table or ChooserTable((), (), (), empty="loading…")
         query = self.filter_input.value
         self.shown = filter_rows(table.rows, query)
         grid.clear()
@@ -152,7 +152,7 @@ class ChooserPanel(Vertical):
             grid.move_cursor(row=current, animate=False)
         count = f"{len(self.shown)} of {len(table.rows)}"
         if not self.shown:
-            count = f"nothing matches ({len(table.rows)} in all)" if table.rows else "loading…"
+            count = f"nothing matches ({len(table.rows)} in all)" if table.rows else table.empty
         hint = f"{count} · type to filter · ↑↓ move · {self.keys_hint}"
         self.query_one("#chooser-hint", Static).update(Text(hint))
 

@@ -5,14 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, TextArea
 
 from tui.resources.forms import FormField
 from widgets.chooser_field import ChooserSelect
-from widgets.switches import YesNo
+from widgets.switches import TickList, YesNo
 
 INPUT_TYPES = {"int": "integer", "float": "number"}
+
+
+class PemSecretInput(Input):
+    """A masked one-line input for a PEM private key that keeps every line of a paste.
+
+    A plain :class:`Input` keeps only the first line of a paste (the armour line of a key).
+    Here line breaks are kept as written ``\\n`` sequences, which the form turns back into line
+    breaks before sending; a file path typed instead is read when the form is sent.
+    """
+
+    def _on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        event.prevent_default()  # Input's own handler would add the first line again
+        if not event.text:
+            return
+        kept = event.text.replace("\r\n", "\n").strip("\n").replace("\n", "\\n")
+        if self.selection.is_empty:
+            self.insert_text_at_cursor(kept)
+        else:
+            self.replace(kept, *self.selection)
 
 
 def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> list[Widget]:
@@ -65,12 +86,12 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
     if f.kind == "multi":
         ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
         return [
-            SelectionList[Any](
-                *((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True
-            )
+            TickList[Any](*((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True)
         ]
     if f.kind in ("json", "multiline", "lines"):
         return [TextArea(text, soft_wrap=True, id=wid, compact=True)]
+    if f.pem and f.kind == "secret":
+        return [PemSecretInput(text, password=True, id=wid, compact=True, select_on_focus=False)]
     return [
         Input(
             text,

@@ -297,6 +297,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         *,
         prompt: str | None = None,
         items: list[dict[str, Any]] | None = None,
+        empty: str = "",
     ) -> None:
         """Fill the choice list of ``name`` (keeping a prefilled value that is still offered).
 
@@ -305,13 +306,18 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
             options: ``(text, value)`` options.
             prompt: Text shown while nothing is chosen.
             items: The items behind the options: a chooser shows their facts.
+            empty: Why there are no options (shown as the prompt and in the chooser).
         """
         widget = self.query_one(f"#{self._ids[name]}", Select)
         f = self.form.field(name)
-        if isinstance(widget, ChooserSelect) and f is not None and f.source is not None:
-            widget.set_items(items if items is not None else [], f.source.option)
-            if items is None:
-                widget.table = None  # the option texts alone
+        if isinstance(widget, ChooserSelect):
+            widget.empty = empty or prompt or "nothing to choose"
+            if f is not None and f.source is not None:
+                widget.set_items(items if items is not None else [], f.source.option)
+                if items is None:
+                    widget.table = None  # the option texts alone
+        if not options and empty:
+            prompt = prompt or empty
         current = widget.value
         if current is not Select.NULL and all(v != current for _t, v in options):
             options = [(str(current), current), *options]

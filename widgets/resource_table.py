@@ -51,6 +51,7 @@ from widgets.table_layout import (
 )
 from widgets.table_marks import TableMarks
 from widgets.table_sorting import TableSorting
+from widgets.toast_place import place_toasts
 
 SAMPLE_ROWS = 200
 """Rows measured for columns without a fixed width (the rest are truncated with an ellipsis)."""
@@ -316,6 +317,15 @@ class ResourceTable(TableMarks, TableSorting, ScrollView, can_focus=True):
         else:
             self.virtual_size = size
 
+    @property
+    def cursor_screen_y(self) -> int | None:
+        """The screen row of the cursor (None when it is scrolled out of view or no row)."""
+        if not self._data.view:
+            return None
+        content = self.scrollable_content_region
+        line = 1 + self.cursor_row - round(self.scroll_y)  # line 0 is the header
+        return content.y + line if 1 <= line < content.height else None
+
     def cursor_key_of(self, index: int) -> Hashable | None:
         """Key of the shown row at ``index``, if any."""
         return self._data.view[index] if 0 <= index < len(self._data.view) else None
@@ -334,6 +344,7 @@ class ResourceTable(TableMarks, TableSorting, ScrollView, can_focus=True):
                     # the header, so row i is virtual line i + 1).
                     self.refresh_line(old + 1)
                     self.refresh_line(index + 1)
+            place_toasts(self.screen)  # toasts leave the cursor row uncovered
         if announce:
             self.post_message(self.CursorMoved(self, self.cursor_key))
 

@@ -7,10 +7,12 @@ repaints when those change; it never calls the API itself.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_args
 
 from rich.text import Text
 from textual.widgets import Static
+
+from tui.config import AccountColor
 
 HEALTH_TEXT = {
     "online": ("● online", "status-bar--ok"),
@@ -39,7 +41,10 @@ def status_parts(app: Any) -> list[tuple[str, str]]:
     elif session.demo:
         parts.append((" DEMO ", "status-bar--demo"))
     else:
-        parts.append((f"profile {session.profile_name}", "status-bar--profile"))
+        # The account's name always; its configured colour (if any) marks it as well.
+        color = session.mark.color
+        cls = f"status-bar--account-{color}" if color else "status-bar--profile"
+        parts.append((f"profile {session.profile_name}", cls))
     if getattr(app, "read_only", False):
         # Second, so it shows on the narrowest terminal: the session cannot change anything.
         parts.append(("READ-ONLY", "status-bar--warn"))
@@ -69,10 +74,15 @@ def status_parts(app: Any) -> list[tuple[str, str]]:
     return parts
 
 
+ACCOUNT_COLORS: tuple[str, ...] = get_args(AccountColor)
+"""Colours a profile may give its account (one component class each)."""
+
+
 class StatusBar(Static):
     """Profile, host, user and API health in one line."""
 
     COMPONENT_CLASSES = {
+        *(f"status-bar--account-{color}" for color in ACCOUNT_COLORS),
         "status-bar--demo",
         "status-bar--profile",
         "status-bar--user",
@@ -100,7 +110,11 @@ class StatusBar(Static):
     StatusBar > .status-bar--busy { color: $text-warning; }
     StatusBar > .status-bar--warn { color: $text-warning; text-style: bold; }
     StatusBar > .status-bar--error { color: $text-error; text-style: bold reverse; }
-    """
+    """ + "".join(
+        # The user's choice of terminal colour: shown reversed, a band that is hard to miss.
+        f"StatusBar > .status-bar--account-{c} {{ color: ansi_{c}; text-style: bold reverse; }}\n"
+        for c in ACCOUNT_COLORS
+    )
 
     def on_mount(self) -> None:
         for attribute in ("api_health", "last_refresh", "user_version"):

@@ -1,8 +1,16 @@
-"""Check boxes that read without colour: a tick drawn only when on, and a yes/no switch."""
+"""Check boxes that read without colour: a tick drawn only when on, a yes/no switch, and a
+list of choices ticked the same way."""
 
 from __future__ import annotations
 
-from textual.widgets import Checkbox
+from rich.segment import Segment
+from textual.strip import Strip
+from textual.widgets import Checkbox, SelectionList
+from textual.widgets.option_list import OptionDoesNotExist
+from textual.widgets.selection_list import SelectionType
+
+TICKED, UNTICKED = "X", " "
+"""What a box holds when ticked and when not: told apart by shape, never by colour alone."""
 
 
 class Tick(Checkbox):
@@ -22,7 +30,7 @@ class Tick(Checkbox):
 
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]
-        return "X" if self.value else " "
+        return TICKED if self.value else UNTICKED
 
 
 class YesNo(Tick):
@@ -38,3 +46,25 @@ class YesNo(Tick):
     def watch_value(self) -> None:
         super().watch_value()  # the -on class and the Changed message (fields follow it)
         self.label = self._word(self.value)
+
+
+class TickList(SelectionList[SelectionType]):
+    """A :class:`SelectionList` whose boxes draw their ``X`` only on chosen options.
+
+    Textual's list draws ``X`` in every box and tells chosen from not chosen by colour alone.
+    """
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        # The list draws the box's left side, its inside, its right side, then the prompt.
+        if len(segments) < 3 or segments[1].text != Checkbox.BUTTON_INNER:
+            return strip
+        box = segments[1]
+        mark = TICKED if option.value in self._selected else UNTICKED
+        segments[1] = Segment(mark, box.style, box.control)
+        return Strip(segments, strip.cell_length)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,6 @@ from pydantic import ValidationError
 
 from tui.api.client import ApiClient, InsecureBaseUrl
 from tui.api.errors import ApiError
-from tui.api.uploads import upload_image_data
 from tui.models.images import (
     Image,
     ImageCreate,
@@ -22,6 +22,9 @@ from tui.models.images import (
     ImageUploadStarted,
 )
 from tui.simulator import Simulator, VirtualClock
+from tui.transfers.images import upload_image_file
+from tui.transfers.progress import FileProgress
+from tui.transfers.stream import CHUNK, TransferFailed
 
 DISK_ID = 770900
 PAYLOAD = gzip.compress(b"raw disk bytes " * 1000, mtime=0)
@@ -85,58 +88,66 @@ async def test_create_update_delete(client: ApiClient, clock: VirtualClock) -> N
     assert info.value.status == 404
 
 
-async def test_upload_end_to_end_with_bytes(client: ApiClient, clock: VirtualClock) -> None:
+def _image_file(tmp_path: Path, data: bytes, name: str = "disk.img.gz") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+async def test_upload_end_to_end(client: ApiClient, clock: VirtualClock, tmp_path: Path) -> None:
     started = await client.call("images.upload", body=ImageUpload(label="up", region="us-east"))
     assert isinstance(started, ImageUploadStarted) and started.image is not None
     assert started.image.status == "pending_upload" and started.upload_to
-    await upload_image_data(client, started.upload_to, PAYLOAD)
+    progress = FileProgress("disk.img.gz")
+    await upload_image_file(client, started.upload_to, _image_file(tmp_path, PAYLOAD), progress)
+    assert progress.done == len(PAYLOAD)
     clock.advance(4)
     done = await client.call("images.view", {"imageId": started.image.id or ""})
     assert done.status == "available" and done.size == 1
 
 
-async def test_upload_from_file_is_streamed(
+async def test_upload_of_a_large_file_is_streamed(
     client: ApiClient, clock: VirtualClock, tmp_path: Path
 ) -> None:
-    path = tmp_path / "disk.img.gz"
-    path.write_bytes(gzip.compress(b"\0" * (2 * 1024 * 1024 + 1), mtime=0))
+    # Over one chunk (random bytes do not compress): sent as a stream, counted as it leaves.
+    data = gzip.compress(random.Random(7).randbytes(2 * CHUNK + 1), mtime=0)
     started = await client.call(
         "images.upload", body=ImageUpload(label="from-file", region="us-east", description="file")
     )
-    await upload_image_data(client, started.upload_to or "", path)
+    progress = FileProgress("disk.img.gz")
+    path = _image_file(tmp_path, data)
+    await upload_image_file(client, started.upload_to or "", path, progress)
+    assert progress.done == len(data) > CHUNK
     clock.advance(4)
     assert started.image is not None
     done = await client.call("images.view", {"imageId": started.image.id or ""})
     assert done.status == "available" and done.size == 3
 
 
-async def test_upload_data_refuses_non_gzip_before_sending(
-    client: ApiClient, tmp_path: Path
-) -> None:
+async def test_upload_refuses_non_gzip_before_sending(client: ApiClient, tmp_path: Path) -> None:
     started = await client.call("images.upload", body=ImageUpload(label="nope", region="us-east"))
     sent = client.request_count
+    plain = _image_file(tmp_path, b"raw", "disk.img")
     with pytest.raises(ValueError, match="gzip"):
-        await upload_image_data(client, started.upload_to or "", b"not gzip")
-    plain = tmp_path / "disk.img"
-    plain.write_bytes(b"raw")
-    with pytest.raises(ValueError, match="gzip"):
-        await upload_image_data(client, started.upload_to or "", plain)
+        await upload_image_file(client, started.upload_to or "", plain, FileProgress("disk.img"))
     assert client.request_count == sent
 
 
-async def test_server_refusal_of_upload_is_an_api_error(client: ApiClient) -> None:
+async def test_server_refusal_of_upload_fails_the_transfer(
+    client: ApiClient, tmp_path: Path
+) -> None:
     started = await client.call("images.upload", body=ImageUpload(label="twice", region="us-east"))
-    await upload_image_data(client, started.upload_to or "", PAYLOAD)
-    with pytest.raises(ApiError) as info:
-        await upload_image_data(client, started.upload_to or "", PAYLOAD)
-    assert info.value.status == 409
-    assert "/_sim/uploads/..." in info.value.path  # the address's secret part is not shown
-    with pytest.raises(ApiError) as info:
-        await client.put_bytes(started.upload_to or "", b"plain")
-    assert info.value.status == 409
+    path = _image_file(tmp_path, PAYLOAD)
+    await upload_image_file(client, started.upload_to or "", path, FileProgress("first"))
+    sent = client.request_count
+    with pytest.raises(TransferFailed, match="HTTP 409") as info:
+        await upload_image_file(client, started.upload_to or "", path, FileProgress("again"))
+    assert client.request_count == sent + 1  # a refusal is not retried
+    secret = (started.upload_to or "").rsplit("/", 1)[-1]
+    assert secret and secret not in str(info.value)  # the address's secret part is not shown
 
 
-async def test_put_bytes_never_sends_the_token() -> None:
+async def test_presigned_requests_never_send_the_token() -> None:
     seen: list[httpx.Request] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -146,12 +157,17 @@ async def test_put_bytes_never_sends_the_token() -> None:
     api = ApiClient(
         "https://api.example.com/v4", "secret-token", transport=httpx.MockTransport(handler)
     )
+    headers = {"Content-Type": "application/octet-stream"}
     try:
-        await api.put_bytes("https://uploads.example.net/abc?sig=1", PAYLOAD)
+        url = "https://uploads.example.net/abc?sig=1"
+        async with api.stream_url("PUT", url, headers=headers, content=PAYLOAD) as response:
+            assert response.status_code == 200
         with pytest.raises(InsecureBaseUrl):
-            await api.put_bytes("http://uploads.example.net/abc", PAYLOAD)
+            async with api.stream_url("PUT", "http://uploads.example.net/abc", content=PAYLOAD):
+                pass
         with pytest.raises(InsecureBaseUrl):
-            await api.put_bytes("ftp://uploads.example.net/abc", PAYLOAD)
+            async with api.stream_url("PUT", "ftp://uploads.example.net/abc", content=PAYLOAD):
+                pass
     finally:
         await api.aclose()
     assert len(seen) == 1

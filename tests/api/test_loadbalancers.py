@@ -68,10 +68,8 @@ async def test_list_iter_all_view(client: ApiClient, sim: Simulator) -> None:
     pages = [p async for p in client.iter_all("loadbalancers.list")]
     assert [b.id for p in pages for b in p.data] == [b.id for b in page.data]
     assert [b.id for b in await client.fetch_all("loadbalancers.list")] == [b.id for b in page.data]
-    staging = await client.call(
-        "loadbalancers.view", {"loadbalancerId": lb_id(sim, "[staging] api")}
-    )
-    assert staging.label == "[staging] api" and staging.region == "eu-west"
+    staging = await client.call("loadbalancers.view", {"loadbalancerId": lb_id(sim, "staging-api")})
+    assert staging.label == "staging-api" and staging.region == "eu-west"
     assert staging.ipv4 and staging.ipv6 and staging.hostname
     assert staging.transfer is not None and staging.transfer.total == 3122.5
     assert "staging" in staging.tags
@@ -130,7 +128,7 @@ async def test_create_and_update_by_keywords(client: ApiClient) -> None:
 
 
 async def test_configs(client: ApiClient, sim: Simulator) -> None:
-    bid = lb_id(sim, "Zürich-intern")
+    bid = lb_id(sim, "zurich-intern")
     page = await client.fetch_page(
         "loadbalancers.configs.list", {"loadbalancerId": bid}, page_size=25
     )
@@ -186,7 +184,7 @@ async def test_configs(client: ApiClient, sim: Simulator) -> None:
 
 
 async def test_nodes(client: ApiClient, sim: Simulator) -> None:
-    bid = lb_id(sim, "[staging] api")
+    bid = lb_id(sim, "staging-api")
     cid = config_id(sim, bid, 8080)
     page = await client.fetch_page(
         "loadbalancers.nodes.list", {"loadbalancerId": bid, "configId": cid}, page_size=25

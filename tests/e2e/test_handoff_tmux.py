@@ -7,15 +7,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_tmux import Terminal
+from tests.e2e.terminal import DEMO, Terminal, demo_env, tmux_session
 
 pytestmark = [
     pytest.mark.e2e,
@@ -41,30 +39,9 @@ def terminal(tmp_path: Path) -> Iterator[tuple[Terminal, Path]]:
     ssh.chmod(0o755)
     # Start on the instance list, as a user who set it in the config file would.
     (tmp_path / "config.toml").write_text('start_area = "instances"\n')
-    socket = f"cloudtui-handoff-{uuid.uuid4().hex[:8]}"
-    term = Terminal(socket, "app")
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-        "HOME": str(tmp_path),
-        "CLOUDTUI_CONFIG": str(tmp_path / "config.toml"),
-        "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
-        "TERM": "xterm-256color",
-    }
-    env.pop("CLOUDTUI_TOKEN", None)
-    size = ["-x", "80", "-y", "24"]
-    command = f"{sys.executable} -m tui --demo"
-    subprocess.run(
-        ["tmux", "-L", socket, "new-session", "-d", "-s", "app", *size, command],
-        check=True,
-        env=env,
-    )
-    term.tmux("set-option", "-t", "app", "window-size", "manual")
-    term.tmux("resize-window", "-t", "app", *size)
-    try:
+    env = demo_env(tmp_path, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    with tmux_session(DEMO, size=(80, 24), env=env, prefix="cloudtui-handoff") as term:
         yield term, log
-    finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
 
 
 def test_ssh_hand_off_suspends_and_resumes_on_the_same_list(

@@ -16,14 +16,14 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_tmux import Terminal, go
+from tests.e2e.terminal import Terminal, go, tmux_session
 
 SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if Path("/usr/sbin/sshd").exists() else None)
 MISSING = [
@@ -129,7 +129,7 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
 @pytest.fixture
 def over_ssh(sshd: Sshd, tmp_path: Path) -> Iterator[Callable[[str], Terminal]]:
     """Starts ``cloudtui --demo`` over ssh in a tmux pane whose ssh client has ``TERM``."""
-    sockets: list[str] = []
+    sessions = ExitStack()
 
     def start(term: str) -> Terminal:
         home = tmp_path / f"home-{term}"
@@ -164,27 +164,12 @@ def over_ssh(sshd: Sshd, tmp_path: Path) -> Iterator[Callable[[str], Terminal]]:
             f"{sshd.user}@127.0.0.1",
             remote,
         ]
-        socket_name = f"cloudtui-ssh-{uuid.uuid4().hex[:8]}"
-        sockets.append(socket_name)
-        size = ["-x", "100", "-y", "30"]
-        subprocess.run(
-            [
-                *("tmux", "-L", socket_name, "-f", "/dev/null"),
-                *("new-session", "-d", "-s", "app", *size, shlex.join(ssh)),
-            ],
-            check=True,
-            env={k: v for k, v in os.environ.items() if k != "CLOUDTUI_TOKEN"},
-        )
-        pane = Terminal(socket_name, "app")
-        pane.tmux("set-option", "-t", "app", "window-size", "manual")
-        pane.tmux("resize-window", "-t", "app", *size)
-        return pane
+        env = {k: v for k, v in os.environ.items() if k != "CLOUDTUI_TOKEN"}
+        session = tmux_session(shlex.join(ssh), size=(100, 30), env=env, prefix="cloudtui-ssh")
+        return sessions.enter_context(session)
 
-    try:
+    with sessions:
         yield start
-    finally:
-        for name in sockets:
-            subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True, check=False)
 
 
 @pytest.mark.parametrize("term", ["xterm-256color", "screen"])

@@ -1,4 +1,4 @@
-"""End to end (issue 11): in the real ``cloudtui --demo`` at 80x24 with NO_COLOR, upload a file
+"""End to end: in the real ``cloudtui --demo`` at 80x24 with NO_COLOR, upload a file
 into a bucket and download it back to another path; the bytes are identical (``cmp``)."""
 
 from __future__ import annotations
@@ -6,14 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_tmux import Terminal
+from tests.e2e.terminal import DEMO, Terminal, demo_env, tmux_session
 
 pytestmark = [
     pytest.mark.e2e,
@@ -32,42 +30,9 @@ def workdir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def terminal(tmp_path: Path, workdir: Path) -> Iterator[Terminal]:
-    socket = f"cloudtui-e2e-{uuid.uuid4().hex[:8]}"
-    term = Terminal(socket, "app")
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path),
-        "CLOUDTUI_CONFIG": str(tmp_path / "config.toml"),
-        "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
-        "TERM": "xterm-256color",
-        "NO_COLOR": "1",
-    }
-    env.pop("CLOUDTUI_TOKEN", None)
-    size = ["-x", "80", "-y", "24"]
-    command = f"{sys.executable} -m tui --demo"
-    subprocess.run(
-        [
-            "tmux",
-            "-L",
-            socket,
-            "new-session",
-            "-d",
-            "-s",
-            "app",
-            "-c",
-            str(workdir),
-            *size,
-            command,
-        ],
-        check=True,
-        env=env,
-    )
-    term.tmux("set-option", "-t", "app", "window-size", "manual")
-    term.tmux("resize-window", "-t", "app", *size)
-    try:
+    env = demo_env(tmp_path, NO_COLOR="1")
+    with tmux_session(DEMO, size=(80, 24), env=env, cwd=workdir) as term:
         yield term
-    finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
 
 
 def test_upload_a_file_and_download_it_back(terminal: Terminal, workdir: Path) -> None:

@@ -674,7 +674,7 @@ async def test_mx_priority_defaults_to_zero(client: ApiClient, sim: Simulator) -
     )
     assert made["priority"] == 0 and made["target"] == "mx.example.net"
     a = await _add(client, did(sim, "example.com"), type="A", name="np", target="192.0.2.9")
-    assert a["priority"] is None and a["weight"] is None and a["tag"] is None
+    assert a["priority"] == 0 and a["weight"] == 0 and a["port"] == 0 and a["tag"] is None
 
 
 # -- records: per type ----------------------------------------------------------------------

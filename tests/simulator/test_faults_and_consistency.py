@@ -171,7 +171,7 @@ async def test_a_put_without_its_required_fields_answers_400_naming_them(
     for name, value in _sample_params(sim, ep).items():
         path = path.replace("{" + name + "}", str(value))
     async with _raw(sim) as http:
-        response = await http.put(path)
+        response = await http.put(path, json={})
     assert response.status_code == 400, response.text
     named = {e.get("field") for e in response.json()["errors"]}
     assert set(_required_fields(ep)) <= named

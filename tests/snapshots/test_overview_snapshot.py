@@ -1,4 +1,4 @@
-"""The overview, the landing area, at 80x24 and 200x60 (issue 15)."""
+"""The overview, the landing area, at 80x24 and 200x60."""
 
 from __future__ import annotations
 

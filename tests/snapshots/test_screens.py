@@ -190,7 +190,7 @@ async def test_login(svg_snapshot: SnapshotAssertion) -> None:
 
 
 async def _record_form(pilot: Any, kind: str) -> None:
-    """A master zone's "New record" form with ``kind`` chosen (issue 12: fields follow it)."""
+    """A master zone's "New record" form with ``kind`` chosen (its fields follow the kind)."""
     from tests.ui.test_form_rules_ui import record_form
 
     modal = await record_form(pilot)

@@ -82,3 +82,9 @@ def record(log_dir: Path, name: str) -> dict[str, Any]:
     """What the fake ``name`` recorded."""
     data: dict[str, Any] = json.loads((log_dir / f"{name}.json").read_text(encoding="utf-8"))
     return data
+
+
+def leftovers(tmp_path: Path) -> list[str]:
+    """Files still in the test's temporary folder (see the ``fake_bin`` fixture): a hand-off's
+    private files must be gone once its program is done."""
+    return sorted(str(p) for p in (tmp_path / "tmp").rglob("*"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from textual.pilot import Pilot
@@ -44,6 +45,28 @@ def make_app(session: Session | None = None, **kwargs: Any) -> Any:
 
     session = session or demo_session()
     return CloudApp(session.settings, session, **kwargs)
+
+
+@contextlib.asynccontextmanager
+async def started(
+    app: Any | None = None, size: tuple[int, int] = (100, 40), *, handoffs: bool = False
+) -> AsyncIterator[Pilot[Any]]:
+    """``app`` (a new demo app when None) running headless at ``size``, settled once started.
+
+    Args:
+        app: The app, made beforehand when a test prepares its state first.
+        size: Terminal columns and rows.
+        handoffs: Run a hand-off's program without suspending the app (the headless pilot
+            has no terminal to give away; the tmux tests cover the real suspension).
+    """
+    from screens.handoff import captured_runner
+
+    app = app if app is not None else make_app()
+    if handoffs:
+        app.handoff_runner = captured_runner
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        yield pilot
 
 
 SETTLE_LIMIT = 30.0

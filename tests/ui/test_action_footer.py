@@ -8,7 +8,7 @@ from textual.widgets._footer import FooterKey
 
 from tests.ui.helpers import make_app, settle, wait_until
 from tests.ui.test_compute_ui import instances, select
-from widgets.action_footer import ActionFooter
+from widgets.action_footer import ActionFooter, keys_that_fit
 
 
 def key_states(app: Any) -> dict[str, bool]:
@@ -53,4 +53,32 @@ async def test_the_footer_says_when_keys_are_cut_off_and_names_help() -> None:
         assert "? all keys" in str(footer.query_one(".footer-more").render())
         await pilot.resize_terminal(300, 60)  # every instance key fits
         await settle(pilot)
+        assert not footer.has_class("-overflow")
+
+
+def test_keys_are_left_out_whole_from_the_last_one() -> None:
+    assert keys_that_fit([10, 10, 10], 30, hint=5) == [True, True, True]
+    assert keys_that_fit([10, 10, 10], 29, hint=5) == [True, True, False]
+    assert keys_that_fit([10, 10, 10], 24, hint=5) == [True, False, False]
+    # A narrow key after one left out is left out too: the order is the priority.
+    assert keys_that_fit([10, 20, 2], 25, hint=5) == [True, False, False]
+
+
+async def test_at_80_columns_no_key_label_is_cut_and_the_hint_covers_nothing() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await instances(pilot)
+        await settle(pilot)
+        footer = app.screen.query_one(ActionFooter)
+        hint = footer.query_one(".footer-more")
+        keys = [k for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
+        shown = [k for k in keys if k.display]
+        assert footer.has_class("-overflow")
+        assert shown and len(shown) < len(keys)
+        for key in shown:
+            assert key.region.right <= hint.region.x, f"{key.description} runs under the hint"
+        await pilot.resize_terminal(300, 60)
+        await settle(pilot)
+        assert all(k.display for k in keys)
         assert not footer.has_class("-overflow")

@@ -255,7 +255,7 @@ async def test_object_acl_form_opens_on_the_current_acl() -> None:
         detail.query_one("#detail-tabs", TabbedContent).active = "tab-child-0"  # Objects
         await settle(pilot)
         objects = detail.query_one("#child-0", BucketBrowserPane)
-        objects.open_folder("site/")  # the Objects tab browses folders (issue 11)
+        objects.open_folder("site/")  # the Objects tab browses folders
         await settle(pilot)
         assert objects.table.move_cursor("site/index.html")
         objects.table.focus()

@@ -1,4 +1,4 @@
-"""The bucket browser (issue 11): folders, paging, download/upload/delete with progress,
+"""The bucket browser: folders, paging, download/upload/delete with progress,
 conflicts, cancel, dropped connections, share and view."""
 
 from __future__ import annotations

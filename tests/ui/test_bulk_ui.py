@@ -8,7 +8,7 @@ from typing import Any
 from screens.bulk_progress import BulkProgressModal
 from screens.confirm import ConfirmModal
 from screens.tag_prompt import TagPrompt
-from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
+from tests.ui.helpers import make_app, open_area, settle, started, wait_for_screen, wait_until
 
 
 async def mark(pilot: Any, pane: Any, *keys: Hashable) -> None:
@@ -31,8 +31,7 @@ async def finish_progress(pilot: Any) -> BulkProgressModal:
 
 async def test_bulk_reboot_skips_refused_reports_failed_and_keeps_it_marked() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
         sim = app.session.simulator
         # db-primary and web-prod-1 run; ci-runner-01 is offline (Reboot needs running).
@@ -69,8 +68,7 @@ async def test_bulk_reboot_skips_refused_reports_failed_and_keeps_it_marked() ->
 
 async def test_bulk_delete_needs_the_typed_count() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "volumes")
         store = app.session.simulator.store
         await mark(pilot, pane, "46002", "46003")
@@ -97,8 +95,7 @@ async def test_bulk_delete_needs_the_typed_count() -> None:
 
 async def test_star_marks_only_the_rows_the_filter_shows() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
         await pilot.press("slash", *"web", "enter")
         await pilot.pause()
@@ -119,8 +116,7 @@ async def test_star_marks_only_the_rows_the_filter_shows() -> None:
 
 async def test_filter_by_tag_and_status() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
         await pilot.press("slash", *"#production status:running", "enter")
         await pilot.pause()
@@ -150,8 +146,7 @@ async def _tag(pilot: Any, text: str, *, bulk: bool) -> None:
 
 async def test_tags_added_and_removed_across_an_instance_a_volume_and_a_domain() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         store = app.session.simulator.store
 
         def tags(table: str, ident: int) -> list[str]:
@@ -199,8 +194,7 @@ async def test_tags_added_and_removed_across_an_instance_a_volume_and_a_domain()
 
 async def test_export_writes_the_visible_rows(tmp_path: Any) -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
         await pilot.press("slash", *"#production", "enter")
         await pilot.pause()
@@ -218,8 +212,7 @@ async def test_help_documents_the_filter_syntax() -> None:
     from screens.help import HelpScreen
 
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await open_area(pilot, "instances")
         await pilot.press("question_mark")
         help_screen = await wait_for_screen(pilot, HelpScreen)
@@ -235,8 +228,7 @@ async def test_a_tag_lists_its_objects_by_kind_and_enter_opens_one() -> None:
     from screens.resource_detail import ResourceDetailScreen
 
     app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40)) as pilot:
         pane = await open_area(pilot, "tags")
         assert pane.table.move_cursor("production")
         await pilot.press("enter")
@@ -260,8 +252,7 @@ async def test_a_tag_lists_its_objects_by_kind_and_enter_opens_one() -> None:
 
 async def test_another_screen_can_show_a_filtered_list() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
         pane.show_filter("status:offline")
         await pilot.pause()
@@ -274,8 +265,7 @@ async def test_marked_items_without_a_grant_are_skipped_before_sending() -> None
     from tests.ui.helpers import demo_session
 
     app = make_app(demo_session("restricted"))
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
         await mark(pilot, pane, "51202", "51203")
         await pilot.press("R")
@@ -307,8 +297,7 @@ def test_highlights_follow_the_terms() -> None:
 
 async def test_a_bulk_run_waits_out_rate_limiting() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
         sim = app.session.simulator
         await mark(pilot, pane, "51206", "51207")

@@ -10,7 +10,7 @@ from textual.widgets import Input, Select, SelectionList
 from screens.chooser import ChooserModal
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
-from tests.ui.helpers import make_app, open_form, settle, wait_for_screen, wait_until
+from tests.ui.helpers import make_app, open_form, settle, started, wait_for_screen, wait_until
 from widgets.chooser_field import ChooserSelect
 
 
@@ -20,8 +20,7 @@ def loaded(select: Any, at_least: int = 2) -> bool:
 
 async def test_the_type_chooser_filters_by_typing_and_enter_picks() -> None:
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with started(app, (80, 24)) as pilot:
         form: FormModal = await open_form(pilot, "instances")
         field = form.model_form.widget_for("type")
         assert isinstance(field, ChooserSelect)
@@ -41,8 +40,7 @@ async def test_the_type_chooser_filters_by_typing_and_enter_picks() -> None:
 
 async def test_escape_leaves_the_choice_as_it_was_and_labels_stay_literal() -> None:
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with started(app, (80, 24)) as pilot:
         form: FormModal = await open_form(pilot, "instances")
         field = form.model_form.widget_for("image")
         assert isinstance(field, ChooserSelect)
@@ -64,8 +62,7 @@ async def test_escape_leaves_the_choice_as_it_was_and_labels_stay_literal() -> N
 
 async def test_new_instance_from_a_deployment_script_sends_its_fields() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         form: FormModal = await open_form(pilot, "instances")
         model_form = form.model_form
         assert model_form.form.field("stackscript_data") is None  # no raw JSON
@@ -118,8 +115,7 @@ async def test_new_instance_from_a_deployment_script_sends_its_fields() -> None:
 
 async def test_choosing_another_script_replaces_the_fields() -> None:
     app = make_app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         form: FormModal = await open_form(pilot, "instances")
         model_form = form.model_form
         await wait_until(pilot, lambda: loaded(model_form.widget_for("stackscript_id"), 1))
@@ -155,8 +151,7 @@ async def test_a_many_of_field_is_a_multi_choice_sent_comma_separated() -> None:
         'default="ssl" />\n',
         now_iso="2026-01-01T00:00:00",
     )
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         form: FormModal = await open_form(pilot, "instances")
         model_form = form.model_form
         await wait_until(pilot, lambda: loaded(model_form.widget_for("stackscript_id"), 1))
@@ -190,8 +185,7 @@ async def test_a_volume_region_chooser_offers_only_regions_with_block_storage() 
     store = app.session.simulator.store
     west = store.get("compute.regions", "us-west")
     west["capabilities"] = [c for c in west["capabilities"] if c != "Block Storage"]
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         form: FormModal = await open_form(pilot, "volumes")
         region = form.model_form.widget_for("region")
         assert isinstance(region, ChooserSelect)

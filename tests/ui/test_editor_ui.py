@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 
 from screens.confirm import ConfirmModal
-from screens.handoff import captured_runner
 from screens.zone_edit import ZonePlanModal
-from tests.ui.fake_tools import make_fake, record
-from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
+from tests.ui.fake_tools import leftovers, make_fake, record
+from tests.ui.helpers import make_app, open_area, settle, started, wait_for_screen, wait_until
 from tui.zone_text import record_line, render_zone_text
 
 DOMAIN = 128400
@@ -23,22 +22,11 @@ SCRIPT = 10452
 
 
 @pytest.fixture
-def editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """(bin folder, log folder); $EDITOR is ``fake-editor`` there, temp files stay in the test."""
-    bin_dir, log_dir = tmp_path / "bin", tmp_path / "log"
-    monkeypatch.setenv("PATH", str(bin_dir))
+def editor(fake_bin: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """``fake_bin``, with ``$EDITOR`` the ``fake-editor`` there."""
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", "fake-editor")
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
-    return bin_dir, log_dir
-
-
-def leftovers(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / "tmp").rglob("*"))
+    return fake_bin
 
 
 async def records(app: Any) -> dict[int, dict[str, Any]]:
@@ -55,9 +43,7 @@ async def test_zone_edit_shows_a_plan_and_applies_it_record_by_record(
 ) -> None:
     bin_dir, log_dir = editor
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with started(app, (100, 30), handoffs=True) as pilot:
         before = await records(app)
         text = render_zone_text("example.com", before.values())
         sip = line_of(text, 8630005)
@@ -114,9 +100,7 @@ async def test_zone_edit_shows_a_plan_and_applies_it_record_by_record(
 async def test_a_refused_type_change_puts_the_old_record_back(editor: tuple[Path, Path]) -> None:
     bin_dir, log_dir = editor
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with started(app, (100, 30), handoffs=True) as pilot:
         before = await records(app)
         text = render_zone_text("example.com", before.values())
         www = line_of(text, 8630002)  # www A; www also has an AAAA, so a CNAME is refused
@@ -143,9 +127,7 @@ async def test_zone_edit_again_keeps_the_text_and_only_what_failed_is_left(
 ) -> None:
     bin_dir, log_dir = editor
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with started(app, (100, 30), handoffs=True) as pilot:
         make_fake(
             bin_dir,
             "fake-editor",
@@ -175,9 +157,7 @@ async def test_script_text_is_edited_validated_confirmed_and_saved(
     bin_dir, log_dir = editor
     make_fake(bin_dir, "fake-editor", log_dir, edits=[("systemctl restart ssh\n", "reboot\n")])
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with started(app, (100, 30), handoffs=True) as pilot:
         pane = await open_area(pilot, "deployscripts")
         assert pane.table.move_cursor(str(SCRIPT))
         await pilot.press("E")
@@ -202,9 +182,7 @@ async def test_an_invalid_script_is_refused_before_sending_and_can_be_edited_aga
     bin_dir, log_dir = editor
     make_fake(bin_dir, "fake-editor", log_dir, edits=[("#!/bin/bash\n", "")])
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with started(app, (100, 30), handoffs=True) as pilot:
         pane = await open_area(pilot, "deployscripts")
         assert pane.table.move_cursor(str(SCRIPT))
         await pilot.press("E")
@@ -235,9 +213,7 @@ async def test_preferences_ctrl_e_uses_the_same_editor_hand_off(
     bin_dir, log_dir = editor
     make_fake(bin_dir, "fake-editor", log_dir, edits=[("{}", '{"theme": "light"}')])
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+    async with started(app, (100, 30), handoffs=True) as pilot:
         app.go_to_area("profile")
         await settle(pilot)
         await pilot.press("f")

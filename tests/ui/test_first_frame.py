@@ -1,4 +1,4 @@
-"""``cloudtui --demo``'s start: what waits for the first frame does start after it (issue 16)."""
+"""``cloudtui --demo``'s start: what waits for the first frame does start after it."""
 
 from __future__ import annotations
 

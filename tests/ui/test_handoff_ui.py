@@ -13,33 +13,20 @@ from typing import Any
 
 import pytest
 
-from screens.handoff import AddressModal, captured_runner
-from tests.ui.fake_tools import make_fake, record
-from tests.ui.helpers import make_app, open_area, settle, wait_for_screen
+from screens.handoff import AddressModal
+from tests.ui.fake_tools import leftovers, make_fake, record
+from tests.ui.helpers import make_app, open_area, settle, started, wait_for_screen
 from tests.ui.test_resource_detail import open_item
 
 
 @pytest.fixture
-def fakes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """(bin folder on PATH, log folder); HOME and the temp folder are the test's own."""
-    bin_dir, log_dir = tmp_path / "bin", tmp_path / "log"
-    bin_dir.mkdir()
-    log_dir.mkdir()
-    monkeypatch.setenv("PATH", str(bin_dir))
+def fakes(
+    fake_bin: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path]:
+    """``fake_bin``, with HOME the test's own and ``$SHELL`` a fake."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SHELL", str(bin_dir / "fake-shell"))
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
-    monkeypatch.setenv("TMPDIR", str(tmp))
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
-    return bin_dir, log_dir
-
-
-def leftovers(tmp_path: Path) -> list[str]:
-    """Files still in the test's temp folder (the hand-off's private folders must be gone)."""
-    return sorted(str(p) for p in (tmp_path / "tmp").rglob("*"))
+    monkeypatch.setenv("SHELL", str(fake_bin[0] / "fake-shell"))
+    return fake_bin
 
 
 async def test_ssh_goes_to_the_public_ipv4_as_root_and_comes_back_to_the_list(
@@ -48,9 +35,7 @@ async def test_ssh_goes_to_the_public_ipv4_as_root_and_comes_back_to_the_list(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "ssh", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         pane = await open_area(pilot, "instances")
         assert pane.table.move_cursor("51201")
         screen = app.screen
@@ -76,9 +61,7 @@ async def test_ssh_user_port_options_come_from_the_config_and_h_shift_asks_which
     make_fake(bin_dir, "ssh", log_dir)
     ssh = SshHandoff(user="deploy", port=2222, options=["-o", "ServerAliveInterval=30"])
     app = make_app(demo_session(handoff=HandoffSettings(ssh=ssh)))
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         pane = await open_area(pilot, "instances")
         assert pane.table.move_cursor("51201")
         await pilot.press("H")
@@ -93,9 +76,7 @@ async def test_ssh_user_port_options_come_from_the_config_and_h_shift_asks_which
 
 async def test_a_missing_ssh_is_named_with_its_debian_package(fakes: tuple[Path, Path]) -> None:
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         pane = await open_area(pilot, "instances")
         assert pane.table.move_cursor("51201")
         screen = app.screen
@@ -112,9 +93,7 @@ async def test_k9s_runs_with_kubeconfig_saved_privately(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "k9s", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         pane = await open_area(pilot, "k8s")
         assert pane.table.move_cursor("9100")
         screen = app.screen
@@ -135,9 +114,7 @@ async def test_k9s_works_from_every_tab_of_a_cluster(fakes: tuple[Path, Path]) -
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "k9s", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         screen = await open_item(pilot, "k8s", "9100")
         tabs = screen.query_one("#detail-tabs")
         for index, _child in enumerate(screen.resource.children):
@@ -163,9 +140,7 @@ async def test_without_k9s_a_shell_runs_with_kubeconfig_and_the_user_is_told(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "fake-shell", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         pane = await open_area(pilot, "k8s")
         assert pane.table.move_cursor("9100")
         await pilot.press("h")
@@ -205,9 +180,7 @@ async def test_mysql_gets_the_password_from_a_private_option_file_removed_afterw
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "mysql", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         seen = await _database_client(pilot, "4100", "mysql", log_dir)
     _no_secret_outside_files(seen)
     argv = seen["argv"]
@@ -227,9 +200,7 @@ async def test_mongosh_connects_through_a_private_script_with_the_ca_certificate
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "mongosh", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         seen = await _database_client(pilot, "4101", "mongosh", log_dir)
     _no_secret_outside_files(seen)
     argv = seen["argv"]
@@ -249,9 +220,7 @@ async def test_files_are_removed_when_the_client_fails(
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "mysql", log_dir, status=1)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         await open_item(pilot, "databases", "4100")
         await pilot.press("h")
         await settle(pilot)
@@ -265,8 +234,7 @@ async def test_a_headless_app_without_a_runner_runs_nothing(fakes: tuple[Path, P
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "ssh", log_dir)
     app = make_app()  # no handoff_runner: there is no terminal to give away
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40)) as pilot:
         pane = await open_area(pilot, "instances")
         assert pane.table.move_cursor("51201")
         await pilot.press("h")
@@ -283,9 +251,7 @@ async def test_h_on_the_list_of_all_databases_runs_the_rows_engine_client(
     make_fake(bin_dir, "mongosh", log_dir)
     make_fake(bin_dir, "mysql", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         pane = await open_area(pilot, "databases")
         assert pane.spec.id == "databases"
         assert pane.table.move_cursor("4101")  # MongoDB
@@ -301,9 +267,7 @@ async def test_escape_on_the_address_choice_runs_nothing(fakes: tuple[Path, Path
     bin_dir, log_dir = fakes
     make_fake(bin_dir, "ssh", log_dir)
     app = make_app()
-    app.handoff_runner = captured_runner
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, (120, 40), handoffs=True) as pilot:
         pane = await open_area(pilot, "instances")
         assert pane.table.move_cursor("51201")
         screen = app.screen

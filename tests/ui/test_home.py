@@ -1,5 +1,5 @@
 """The operator's home: overview counts and cost, attention rows, bookmarks, activity log,
-read-only sessions (issue 15)."""
+read-only sessions."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import contextlib
 import json
 from collections import Counter
 from typing import Any
+
+import pytest
 
 from screens.activity_log import ActivityLogScreen
 from screens.confirm import ConfirmModal
@@ -19,6 +21,7 @@ from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen, wa
 from tests.ui.test_compute_ui import instances, select
 from tui.api.changes import ReadOnlySession
 from tui.api.errors import NotFound
+from tui.datadir import data_dir
 from tui.resources.areas import SPECS
 from tui.resources.availability import READ_ONLY_REASON, is_mutating
 from tui.resources.pricing import money
@@ -114,7 +117,9 @@ async def test_an_attention_row_opens_the_list_filtered_to_those_items() -> None
         assert pane.table.row_count == len(pane.items) > len(offline)
 
 
-async def test_bookmarks_persist_across_runs_and_mark_a_changed_item() -> None:
+async def test_bookmarks_persist_across_runs_and_mark_a_changed_item(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -126,7 +131,10 @@ async def test_bookmarks_persist_across_runs_and_mark_a_changed_item() -> None:
     stored = app.watchlist.path.read_text()
     assert "web-prod-2" in stored and "root_pass" not in stored
 
-    # A new run (a new simulator): the bookmark is still there; the item changed meanwhile.
+    # A new run over the same state, as a profile's next run is (a demo starts clean: its
+    # folder stands in for a profile's): the bookmark is still there; the item changed.
+    folder = app.watchlist.path.parent
+    monkeypatch.setattr("tui.datadir.demo_dir", lambda _user: folder)
     session = demo_session()
     row = next(
         r for r in session.simulator.store.rows("compute.instances") if r["id"] == item["id"]
@@ -151,7 +159,9 @@ async def test_bookmarks_persist_across_runs_and_mark_a_changed_item() -> None:
         assert screen.table.row(key).cells[0] == " "  # looked at: the new reference
 
 
-async def test_the_activity_log_records_a_create_and_a_failed_delete_without_secrets() -> None:
+async def test_the_activity_log_records_a_create_and_a_failed_delete_without_secrets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     secret = "Sup3r-s3cret-root-pass!"
     session = demo_session()
     app = make_app(session)
@@ -191,7 +201,18 @@ async def test_the_activity_log_records_a_create_and_a_failed_delete_without_sec
     assert DEMO_TOKENS["unrestricted"] not in text
     assert [json.loads(line)["method"] for line in text.splitlines()] == ["POST", "DELETE"]
 
-    # The next run's start screen mentions them.
+    # The demo keeps to itself: nothing went to the real data folder, and the next demo (its
+    # simulator seeded anew) shows no changes to objects it does not have.
+    assert not data_dir().exists() or not any(p.is_file() for p in data_dir().rglob("*"))
+    folder = app.activity.folder
+    app = make_app(demo_session(start_area="overview"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await overview(pilot)
+        assert app.activity.folder != folder and app.activity.previous == []
+        assert "logged-1" not in text_of(screen, "#ov-previous")
+
+    # A run over the same state (as a profile's next run is) lists them on its start screen.
+    monkeypatch.setattr("tui.datadir.demo_dir", lambda _user: folder)
     app = make_app(demo_session(start_area="overview"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await overview(pilot)

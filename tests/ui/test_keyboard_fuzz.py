@@ -1,4 +1,4 @@
-"""Keyboard safety (issue #10): keys never reach a screen the user cannot see, changes are sent
+"""Keyboard safety: keys never reach a screen the user cannot see, changes are sent
 only by the top dialog's confirm/send, focus is never lost, and keys shown work.
 
 Two parts:

@@ -402,7 +402,7 @@ async def test_keymap_remaps_a_resource_action_by_its_id() -> None:
         await settle(pilot)
         app.screen.query_one(ResourceTable).focus()
         await pilot.press("ctrl+r")
-        # db-primary, the first row, has two profiles: its reboot asks which (issue 12).
+        # db-primary, the first row, has two profiles: its reboot asks which.
         dialog = await wait_for_screen(pilot, FormModal)
         assert "Reboot" in dialog.title_text
         await pilot.press("escape")

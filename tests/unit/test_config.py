@@ -6,6 +6,7 @@ import pytest
 
 from tui.__main__ import main
 from tui.config import ConfigError, Profile, Settings, config_path, load_settings, save_settings
+from tui.config_keys import line_of, split_unknown
 
 
 def test_missing_file_gives_defaults() -> None:
@@ -53,12 +54,88 @@ def test_invalid_value_names_the_field_and_line() -> None:
     assert "refresh.fast" in info.value.problem
 
 
-def test_unknown_key_is_reported() -> None:
-    config_path().write_text('colour = "red"\n')
+def test_unknown_keys_are_named_with_the_nearest_valid_one_and_ignored() -> None:
+    config_path().write_text(
+        'colour = "red"\n'
+        'theem = "nord"\n'
+        "[refresh]\n"
+        "fsat = 3\n"
+        '[profiles.work]\nbase_url = "https://a.test/v4"\nread_onyl = true\n'
+    )
+    settings = load_settings()  # unknown keys do not stop the program
+    assert settings.theme == "textual-dark" and settings.profiles["work"].base_url
+    found = {key.dotted: key for key in settings.unknown_keys}
+    assert list(found) == ["colour", "theem", "refresh.fsat", "profiles.work.read_onyl"]
+    assert [key.line for key in settings.unknown_keys] == [1, 2, 4, 7]
+    assert found["theem"].nearest == "theme"
+    assert found["refresh.fsat"].nearest == "fast"
+    assert found["profiles.work.read_onyl"].nearest == "read_only"
+    assert "did you mean theme?" in found["theem"].message()
+    # Nothing close: the message lists what is valid there instead.
+    assert found["colour"].nearest is None
+    assert "default_profile" in found["colour"].message()
+
+
+def test_valid_keys_come_from_the_settings_model() -> None:
+    # A field added to a model (here, a profile's) is known without a list to update.
+    _kept, unknown = split_unknown(
+        {"profiles": {"p": dict.fromkeys(Profile.model_fields)}}, Settings
+    )
+    assert unknown == []
+    _kept, unknown = split_unknown({"handoff": {"ssh": {"usr": "x"}}}, Settings)
+    assert [(k.dotted, k.nearest) for k in unknown] == [("handoff.ssh.usr", "user")]
+
+
+def test_every_bad_value_is_reported_at_once_in_file_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = config_path()
+    path.write_text(
+        "page_size = 5\n"  # line 1: too small
+        'theme = "nord"\n'
+        "[refresh]\n"
+        "fast = 0.01\n"  # line 4: too small
+        "slow = 30\n"
+        "[handoff.ssh]\n"
+        "port = 70000\n"  # line 7: not a port
+    )
     with pytest.raises(ConfigError) as info:
         load_settings()
-    assert "colour" in info.value.problem
-    assert info.value.line == 1
+    problems = info.value.problems
+    assert [p.line for p in problems] == [1, 4, 7]
+    assert [p.problem.split(":")[0] for p in problems] == [
+        "page_size",
+        "refresh.fast",
+        "handoff.ssh.port",
+    ]
+    with pytest.raises(SystemExit):
+        main(["profiles"])
+    err = capsys.readouterr().err
+    assert (
+        err.index("line 1: page_size")
+        < err.index("line 4: refresh.fast")
+        < err.index("line 7: handoff")
+    )
+
+
+def test_keys_are_found_on_their_lines_whatever_the_toml_spelling() -> None:
+    lines = [
+        "refresh.fast = 1",  # 1: dotted key at the top
+        'keymap = { "app.quit" = "f10" }',  # 2: inline table
+        "[profiles.'my.work']",  # 3: quoted table name
+        "base_url = 1",  # 4
+        "[handoff.ssh]",  # 5
+        "command = []",  # 6
+        "[handoff.k9s]",  # 7
+        "command = []",  # 8: the same key in another table
+    ]
+    assert line_of(lines, ("refresh", "fast")) == 1
+    assert line_of(lines, ("keymap", "app.quit")) == 2
+    assert line_of(lines, ("profiles", "my.work", "base_url")) == 4
+    assert line_of(lines, ("profiles", "my.work", "missing")) == 3  # a missing key: its table
+    assert line_of(lines, ("handoff", "k9s", "command", 0)) == 8
+    assert line_of(lines, ("handoff",)) == 5  # known only through its sub-tables
+    assert line_of(lines, ("nowhere",)) is None
 
 
 def test_broken_config_exits_2_and_is_not_overwritten(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,3 +154,79 @@ def test_bad_profile_name_is_refused() -> None:
     config_path().write_text('[profiles."bad name!"]\nbase_url = "https://a.test/v4"\n')
     with pytest.raises(ConfigError):
         load_settings()
+
+
+HAND_WRITTEN = """\
+# cloudtui settings, edited by hand
+theme = "nord"      # easy on the eyes
+colour = "red"      # not a setting: kept as it is
+page_size = 100     # the default, written out on purpose
+
+[refresh]
+# lists move slowly here
+fast = 3 # seconds
+
+[profiles.work]
+base_url = "https://api.example.com/v4"  # production
+shade = "blue"
+
+[keymap]
+"app.quitt" = "ctrl+q"  # a typo: kept
+"""
+
+
+def test_saving_changes_only_the_changed_keys() -> None:
+    path = config_path()
+    path.write_text(HAND_WRITTEN)
+    settings = load_settings()
+    settings.profiles["lab"] = Profile(base_url="http://127.0.0.1:8080/v4")
+    settings.default_profile = "lab"
+    save_settings(settings)
+    text = path.read_text()
+    # Everything that was there is still there, in the same order, comments included.
+    before = [line for line in HAND_WRITTEN.splitlines() if line]
+    assert [line for line in text.splitlines() if line in before] == before
+    added = [line for line in text.splitlines() if line not in HAND_WRITTEN.splitlines()]
+    assert [line for line in added if line] == [
+        'default_profile = "lab"',
+        "[profiles.lab]",
+        'base_url = "http://127.0.0.1:8080/v4"',
+    ]  # no defaults spelled out (refresh.slow, handoff, read_only ...)
+    again = load_settings()
+    assert again.profiles["lab"].base_url == "http://127.0.0.1:8080/v4"
+    assert again.default_profile == "lab" and again.refresh.fast == 3
+
+    # A change of a value keeps its inline comment; a removed profile goes, nothing else.
+    again.refresh.fast = 4.5
+    del again.profiles["lab"]
+    again.default_profile = "work"
+    save_settings(again)
+    text = path.read_text()
+    assert "fast = 4.5 # seconds" in text and "[profiles.lab]" not in text
+    assert 'shade = "blue"' in text and '"app.quitt" = "ctrl+q"  # a typo: kept' in text
+    assert (
+        text.replace("fast = 4.5", "fast = 3").replace('default_profile = "work"\n', "")
+        == HAND_WRITTEN
+    )
+
+
+def test_saving_a_new_file_writes_only_what_differs_from_the_defaults() -> None:
+    settings = Settings(profiles={"p": Profile(base_url="https://a.test/v4")}, default_profile="p")
+    save_settings(settings)
+    assert config_path().read_text() == (
+        'default_profile = "p"\n\n[profiles.p]\nbase_url = "https://a.test/v4"\n'
+    )
+
+
+def test_a_save_keeps_what_was_changed_in_the_file_meanwhile() -> None:
+    path = config_path()
+    path.write_text('[profiles.work]\nbase_url = "https://a.test/v4"\n')
+    running = load_settings()  # the app holds these while the user edits the file
+    path.write_text(path.read_text() + '\n[profiles.home]\nbase_url = "https://b.test/v4"\n')
+    running.profiles["lab"] = Profile(base_url="https://c.test/v4")
+    save_settings(running)
+    assert set(load_settings().profiles) == {"work", "home", "lab"}
+    # A second save compares with what the first wrote.
+    del running.profiles["lab"]
+    save_settings(running)
+    assert set(load_settings().profiles) == {"work", "home"}

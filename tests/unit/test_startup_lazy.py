@@ -1,4 +1,4 @@
-"""What the first frame of ``cloudtui --demo`` needs, and nothing more (issue 16).
+"""What the first frame of ``cloudtui --demo`` needs, and nothing more.
 
 The first screen must not pay for other areas' models, the simulator's handlers, or httpx's
 command line; the demo's simulator is built only after the first frame. These guards keep

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tui.models.compute import InstanceCreate
 from tui.resources.forms import build_body, form_for
-from tui.resources.udf import parse_udfs, preview, udf_form_fields
+from tui.resources.udf import parse_udfs, preview
+from tui.resources.udf_inputs import udf_form_fields
 from tui.simulator.seeds.deployscripts import (
     BACKUP_AGENT_SCRIPT,
     DOCKER_SCRIPT,

@@ -11,11 +11,6 @@ _PARAM = re.compile(r"\{(\w+)\}")
 SLASHED_PARAMS = frozenset({"imageId", "kernelId"})
 
 
-def template_params(template: str) -> list[str]:
-    """Names of the ``{param}`` placeholders of a path template, in order."""
-    return _PARAM.findall(template)
-
-
 def fill_path(template: str, params: dict[str, object]) -> str:
     """Substitute path parameters into a template.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints, model_validator
 from pydantic_core import to_jsonable_python
 
 from tui.models.rules import When
@@ -67,10 +67,24 @@ class RequestModel(BaseModel):
     name in the form builder's choice sources (a balancer node's ``address`` is picked among
     the instances' private addresses; a managed service's ``address`` is typed)."""
 
+    never_null: ClassVar[frozenset[str]] = frozenset()
+    """Optional fields the API refuses as ``null``: left out they take the server's default,
+    sent they must hold a value (an access key's ``bucket_access``, where null would be
+    neither "unlimited" nor "no buckets")."""
+
     several_only: ClassVar[frozenset[str]] = frozenset()
     """Choice fields asked only when their choices offer more than one value (a boot's
     configuration profile): with one, the server's default is that one, and an action whose
     form has nothing else to ask is a plain confirmation."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_null(cls, data: Any) -> Any:
+        if cls.never_null and isinstance(data, Mapping):
+            for name in sorted(cls.never_null):
+                if name in data and data[name] is None:
+                    raise ValueError(f"{name}: cannot be removed (null is not a value here)")
+        return data
 
     def body(self) -> dict[str, Any]:
         """The JSON body with only the fields that were set; secrets revealed for sending."""

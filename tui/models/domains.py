@@ -594,10 +594,11 @@ def record_problems(kind: str, rec: _RecordFields) -> dict[str, str]:
             return False
         return True
 
-    if rec.priority is not None and kind not in ("MX", "SRV"):
+    # Records answer 0 for the numbers their type does not use: 0 sent back sets nothing.
+    if rec.priority not in (None, 0) and kind not in ("MX", "SRV"):
         problems["priority"] = "priority is only for MX and SRV records"
     for field in _SRV_ONLY:
-        if getattr(rec, field) is not None and kind != "SRV":
+        if getattr(rec, field) not in (None, 0) and kind != "SRV":
             problems[field] = f"{field} is only for SRV records"
     if rec.tag is not None and kind != "CAA":
         problems["tag"] = "tag is only for CAA records"

@@ -18,10 +18,11 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, SecretStr, StringConstraints, model_validator
 
-from tui.models.base import ApiModel, Password, RequestModel
+from tui.models.base import ApiModel, RequestModel
+from tui.models.pem import KEEP_STORED, PemCertificate, PemPrivateKey
 from tui.models.rules import When
 
-REDACTED = "<REDACTED>"
+REDACTED = KEEP_STORED
 """What responses show instead of a stored certificate or private key."""
 
 THROTTLE_MAX = 20
@@ -96,7 +97,11 @@ def check_private_address(value: str) -> str:
 
 
 LbLabel = Annotated[str, StringConstraints(min_length=3, max_length=32), AfterValidator(_printable)]
-"""3 to 32 characters on one line."""
+"""A node's label: 3 to 32 characters on one line."""
+BalancerLabel = Annotated[
+    str, StringConstraints(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_-]{3,32}$")
+]
+"""A balancer's label, the reference's pattern: 3 to 32 ASCII letters, digits, ``-`` or ``_``."""
 NodeAddress = Annotated[str, AfterValidator(check_private_address)]
 Throttle = Annotated[int, Field(ge=0, le=THROTTLE_MAX)]
 Port = Annotated[int, Field(ge=1, le=65535)]
@@ -325,9 +330,9 @@ class _ConfigFields(RequestModel):
     need protocol tcp."""
     cipher_suite: CipherSuite | None = None
     """TLS ciphers: recommended (default) or legacy (insecure, for old clients)."""
-    ssl_cert: str | None = None
+    ssl_cert: PemCertificate | None = None
     """PEM certificate (plus chain) for https. Line breaks may be written as \\n."""
-    ssl_key: Password | None = None
+    ssl_key: PemPrivateKey | None = None
     """PEM private key matching the certificate, unencrypted, for https."""
 
     def _check_pairs(self, *, creating: bool) -> None:
@@ -359,9 +364,6 @@ class _ConfigFields(RequestModel):
             for name, text in tls.items():
                 if not text:
                     raise ValueError(f"{name}: protocol https requires {name}")
-        cert = self.ssl_cert
-        if cert and cert != REDACTED and "-----BEGIN CERTIFICATE-----" not in cert:
-            raise ValueError("ssl_cert: must be a PEM certificate")
         if self.check in ("http", "http_body") and creating and not self.check_path:
             raise ValueError(f"check_path: check {self.check} needs check_path")
         if self.check == "http_body" and creating and not self.check_body:
@@ -409,10 +411,13 @@ class LbTransferUpdate(RequestModel):
 class LoadBalancerCreate(RequestModel):
     """A new load balancer (charges apply)."""
 
+    never_null: ClassVar[frozenset[str]] = frozenset({"label"})
+
     region: Annotated[str, StringConstraints(min_length=1)]
     """Region id, for example us-east (backends are reached over its private network)."""
-    label: LbLabel | None = None
-    """3 to 32 characters, unique on the account (default: generated)."""
+    label: BalancerLabel | None = None
+    """3 to 32 ASCII letters, digits, dashes or underscores, unique on the account (default:
+    generated)."""
     client_conn_throttle: Throttle | None = None
     """New connections per second allowed from one client, 0 to 20 (0, the default, disables
     throttling)."""
@@ -437,8 +442,10 @@ class LoadBalancerCreate(RequestModel):
 class LoadBalancerUpdate(RequestModel):
     """Changes to a load balancer."""
 
-    label: LbLabel | None = None
-    """3 to 32 characters, unique on the account."""
+    never_null: ClassVar[frozenset[str]] = frozenset({"label"})
+
+    label: BalancerLabel | None = None
+    """3 to 32 ASCII letters, digits, dashes or underscores, unique on the account."""
     client_conn_throttle: Throttle | None = None
     """New connections per second allowed from one client, 0 to 20 (0 disables throttling)."""
     tags: list[str] | None = None

@@ -298,7 +298,10 @@ class ManagedStats(ApiModel):
 ContactName = Annotated[str, StringConstraints(min_length=2, max_length=64)]
 ContactGroup = Annotated[str, StringConstraints(min_length=2, max_length=50)]
 Email = Annotated[str, StringConstraints(max_length=128, pattern=EMAIL.pattern)]
-CredentialLabel = Annotated[str, StringConstraints(min_length=2, max_length=75)]
+CredentialLabel = Annotated[
+    str, StringConstraints(min_length=2, max_length=75, pattern=r"^[A-Za-z0-9_ .-]{2,75}$")
+]
+"""The reference's pattern: ASCII letters, digits, ``-``, ``_``, spaces and periods."""
 CredentialPassword = Annotated[Password, Field(min_length=1)]
 CredentialUsername = Annotated[str, StringConstraints(max_length=5000)]
 ServiceLabel = Annotated[str, StringConstraints(min_length=3, max_length=64)]
@@ -327,6 +330,8 @@ class PhoneUpdate(RequestModel):
 
 class ContactCreate(RequestModel):
     """A new contact."""
+
+    never_null: ClassVar[frozenset[str]] = frozenset({"phone"})
 
     name: ContactName
     """Name, 2 to 64 characters."""
@@ -361,8 +366,11 @@ class ContactUpdate(RequestModel):
 class CredentialCreate(RequestModel):
     """A new credential for support."""
 
+    never_null: ClassVar[frozenset[str]] = frozenset({"username"})
+
     label: CredentialLabel
-    """Label, 2 to 75 characters, unique among your credentials."""
+    """Label, 2 to 75 ASCII letters, digits, dashes, underscores, spaces or periods, unique
+    among your credentials."""
     password: CredentialPassword
     """Password (or passphrase); stored encrypted and never shown again."""
     username: CredentialUsername | None = None
@@ -373,11 +381,14 @@ class CredentialUpdate(RequestModel):
     """Rename a credential (username and password change through their own operation)."""
 
     label: CredentialLabel
-    """New label, 2 to 75 characters, unique among your credentials."""
+    """New label, 2 to 75 ASCII letters, digits, dashes, underscores, spaces or periods,
+    unique among your credentials."""
 
 
 class CredentialSecretUpdate(RequestModel):
     """Replace a credential's username and password."""
+
+    never_null: ClassVar[frozenset[str]] = frozenset({"username"})
 
     password: CredentialPassword
     """New password; never shown again."""

@@ -14,6 +14,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, SecretStr, StringConstraints, field_validator, model_validator
 
 from tui.models.base import ApiModel, RequestModel
+from tui.models.pem import PemCertificate, PemPrivateKey
 
 BucketAcl = Literal["private", "public-read", "authenticated-read", "public-read-write"]
 """Canned ACLs a bucket can be created with."""
@@ -246,17 +247,10 @@ class ObjectUrlCreate(RequestModel):
 class BucketSslUpload(RequestModel):
     """A TLS certificate and its private key for a bucket."""
 
-    certificate: Annotated[str, StringConstraints(min_length=1)]
+    certificate: PemCertificate
     """PEM certificate (``-----BEGIN CERTIFICATE-----`` ...)."""
-    private_key: Annotated[SecretStr, Field(json_schema_extra={"secret": True})]
+    private_key: PemPrivateKey
     """PEM private key of the certificate."""
-
-    @field_validator("certificate")
-    @classmethod
-    def _pem_certificate(cls, value: str) -> str:
-        if "-----BEGIN CERTIFICATE-----" not in value.replace("\\n", "\n"):
-            raise ValueError("must be a PEM certificate (-----BEGIN CERTIFICATE-----)")
-        return value
 
 
 class BucketAccessGrant(RequestModel):
@@ -274,6 +268,8 @@ class BucketAccessGrant(RequestModel):
 
 class StorageKeyCreate(RequestModel):
     """A new access key pair."""
+
+    never_null: ClassVar[frozenset[str]] = frozenset({"label", "bucket_access"})
 
     label: Annotated[str, StringConstraints(min_length=1, max_length=50)] | None = None
     """Display label, 1 to 50 characters."""

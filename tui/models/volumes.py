@@ -9,15 +9,27 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import AfterValidator, Field, StringConstraints, model_validator
 
 from tui.models.base import ApiModel, RequestModel
 
-VOLUME_LABEL_PATTERN = r"^[\w-]{1,32}$"
-"""1 to 32 letters, digits, dashes or underscores (the label is part of the device path)."""
+VOLUME_LABEL_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+"""1 to 32 ASCII letters, digits, dashes or underscores (the label is part of the device path)."""
+
+
+def _volume_label_shape(value: str) -> str:
+    """The reference's further rules: a letter first, no ``--`` or ``__``."""
+    if not value[:1].isalpha():
+        raise ValueError("must begin with a letter")
+    if "--" in value or "__" in value:
+        raise ValueError("may not hold two dashes or two underscores in a row")
+    return value
+
 
 VolumeLabel = Annotated[
-    str, StringConstraints(min_length=1, max_length=32, pattern=VOLUME_LABEL_PATTERN)
+    str,
+    StringConstraints(min_length=1, max_length=32, pattern=VOLUME_LABEL_PATTERN),
+    AfterValidator(_volume_label_shape),
 ]
 
 SIZE_MIN_GB = 10
@@ -66,7 +78,8 @@ class VolumeCreate(RequestModel):
     """A new volume: in a region, or attached at once to an instance (charges apply)."""
 
     label: VolumeLabel
-    """1 to 32 letters, digits, dashes or underscores; used in the device path."""
+    """1 to 32 letters, digits, dashes or underscores, beginning with a letter; used in the
+    device path."""
     size: VolumeSize | None = None
     """Size in GB, 10 to 10240 (default 20)."""
     region: str | None = None
@@ -91,7 +104,7 @@ class VolumeUpdate(RequestModel):
     """Changes to a volume."""
 
     label: VolumeLabel | None = None
-    """New label: 1 to 32 letters, digits, dashes or underscores."""
+    """New label: 1 to 32 letters, digits, dashes or underscores, beginning with a letter."""
     tags: list[str] | None = None
     """Tags; replaces the whole list (only unrestricted users may change them)."""
 
@@ -119,7 +132,8 @@ class VolumeClone(RequestModel):
     """Copy an active volume into a new one of the same size and data."""
 
     label: VolumeLabel
-    """Label of the copy: 1 to 32 letters, digits, dashes or underscores."""
+    """Label of the copy: 1 to 32 letters, digits, dashes or underscores, beginning with a
+    letter."""
 
 
 class VolumeResize(RequestModel):

@@ -186,6 +186,8 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "log": "log",
     "read-only": "read-only",
     "export": "export",
+    "account": "account",
+    "fanout": "fanout",
 }
 """Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home`)."""
 

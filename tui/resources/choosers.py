@@ -178,11 +178,14 @@ class ChooserTable:
         titles: Column headings (the group and mark columns included when used).
         right: Per column, whether it is right-aligned.
         rows: The rows, grouped and ordered.
+        empty: What the chooser says when there are no rows: why (``no instances in
+            ap-northeast``), or ``loading…`` while they are being fetched.
     """
 
     titles: tuple[str, ...]
     right: tuple[bool, ...]
     rows: tuple[ChooserRow, ...]
+    empty: str = "nothing to choose"
 
 
 def chooser_rows(

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tui.resources.forms import FormField, FormSpec
-from tui.resources.udf import DATA_FIELD, udf_form_fields, udfs_of
+from tui.resources.udf import DATA_FIELD, udfs_of
+from tui.resources.udf_inputs import udf_form_fields
 
 
 @dataclass(frozen=True)

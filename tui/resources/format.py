@@ -9,7 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+# SECRET_KEYS is re-exported: it lives below udf (which this module renders) so the two share it.
+from tui.resources.secret_keys import SECRET_KEYS as SECRET_KEYS
+from tui.resources.secret_keys import is_secret_key
 from tui.resources.spec import TRANSITIONAL_STATUSES, FieldSpec, ResourceSpec, ValueKind, dig
+from tui.resources.udf import preview as udf_preview
 
 Tone = Literal["ok", "busy", "warn", "error", "muted", "neutral"]
 """How a status reads: settled and fine, changing, needs a look, failed, inactive, or a value
@@ -208,9 +212,7 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
         lines = value if isinstance(value, list | tuple) else str(value).splitlines()
         return "\n".join(_one_line(str(line)).rstrip() for line in lines)
     if kind == "udf":
-        from tui.resources.udf import preview  # udf reads this module's secret words
-
-        return preview(value)
+        return udf_preview(value)
     if kind == "json":
         return _structured(value)
     if isinstance(value, Mapping):
@@ -300,36 +302,6 @@ def field_title(spec: ResourceSpec, key: str) -> str:
 def search_text(cells: Sequence[str]) -> str:
     """The lower-cased text a filter matches against."""
     return "\x00".join(cells).lower()
-
-
-SECRET_KEYS = frozenset(
-    {
-        "password",
-        "root_pass",
-        "secret_key",
-        "ssl_key",
-        "private_key",
-        "kubeconfig",
-        "token",
-        "otp_code",
-    }
-)
-"""Field names whose values are never shown in full (JSON view, notifications)."""
-
-
-SECRET_WORDS = frozenset({"pass", "passwd", "password", "pwd", "secret", "token", "apikey"})
-"""Words that make a free-form key secret (``db_pass``, ``API_TOKEN``): deployment script
-fields (``stackscript_data``) are named by whoever wrote the script."""
-
-
-def is_secret_key(key: object) -> bool:
-    """True when a field named ``key`` holds a secret: a known field, or a name made of words
-    one of which says so (``check_passive`` and ``private_ip`` are not)."""
-    name = str(key)
-    if name in SECRET_KEYS:
-        return True
-    words = name.replace("-", "_").lower().split("_")
-    return not SECRET_WORDS.isdisjoint(words) or name.lower().endswith("private_key")
 
 
 def redact(value: Any) -> Any:

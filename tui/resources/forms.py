@@ -31,6 +31,7 @@ from pydantic import BaseModel, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
+from tui.models import pem
 from tui.models.rules import NOT_SENT, When
 from tui.resources import choosers
 from tui.resources.choosers import Facts
@@ -62,9 +63,7 @@ lists start with one row (or their minimum) and grow a row at a time."""
 MULTILINE_MIN_LENGTH = 256
 """Text fields that may hold more than this many characters get a text area."""
 
-MULTILINE_NAMES = frozenset(
-    {"script", "ssl_cert", "ssl_key", "certificate", "private_key", "comments", "notes"}
-)
+MULTILINE_NAMES = frozenset({"script", "comments", "notes"})
 """Fields that hold several lines whatever their declared bound."""
 
 LINE_LIST_NAMES = frozenset({"authorized_keys", "master_ips", "axfr_ips", "allow_list"})
@@ -101,6 +100,8 @@ class ChoiceSource:
             at a time and never down).
         facts: Columns of facts beside each choice: the form offers a searchable table
             (:mod:`tui.resources.choosers`) instead of a bare list.
+        noun: What the items are called in a sentence (default: the listing's name,
+            ``instances`` for ``compute.instances.list``).
     """
 
     endpoint: str
@@ -144,6 +145,26 @@ class ChoiceSource:
         )
 
     facts: Facts | None = None
+    noun: str = ""
+
+    def why_empty(self, context: Mapping[str, Any] | None = None) -> str:
+        """Why nothing is offered, in words: ``no instances in ap-northeast``.
+
+        Args:
+            context: The values the choices were filtered by (see :func:`choice_context`).
+        """
+        noun = self.noun or self.endpoint.rsplit(".", 2)[-2].replace("_", " ")
+        text = f"no {noun}"
+        if self.where is not None:
+            text += f" with {self.where[0]} {self.where[1]}"
+        places = [
+            str(value)
+            for name in self.same_as.values()
+            if (value := (context or {}).get(name)) not in (None, "")
+        ]
+        if places:
+            text += " in " + ", ".join(places)
+        return text
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -210,6 +231,15 @@ def next_minor(version: str) -> str | None:
     if not (dot and major.isdigit() and minor.isdigit()):
         return None
     return f"{int(major)}.{int(minor) + 1}"
+
+
+def choice_context(
+    item: Mapping[str, Any] | None, values: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """What a form's choices are filtered by: the item the action is about, overridden by the
+    inputs filled so far (a volume's attach form offers the instances of the volume's region)."""
+    filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
+    return {**(item or {}), **filled}
 
 
 class _Lenient(dict[str, Any]):
@@ -282,6 +312,7 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
         value="{each}",
         label="{each} — {label} ({region})",
         same_as={"region": "region"},
+        noun="instances with a private IPv4 address",
         each="ipv4",
         each_match=r"^(10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.)",
     ),
@@ -342,6 +373,9 @@ class FormField:
     are offered): it is never part of the body."""
     rule: When | None = None
     """When the input is asked (its deciding field dotted like :attr:`name`); None: always."""
+    pem: str = ""
+    """What PEM text the field holds (``certificate``, ``private key``; the model declares it),
+    else empty. Such a field keeps every line of a paste, and takes a file path instead."""
 
     @property
     def hint(self) -> str:
@@ -355,6 +389,8 @@ class FormField:
             parts.append("comma-separated")
         if self.kind == "lines":
             parts.append("one per line")
+        if self.pem:
+            parts.append(f"paste the PEM {self.pem} or a file path")
         if self.min_length is not None and self.max_length is not None:
             parts.append(f"{self.min_length}..{self.max_length} chars")
         elif self.max_length is not None:
@@ -457,6 +493,13 @@ class _Shape:
     nullable: bool = False
     metadata: list[Any] = field(default_factory=list)
     secret: bool = False
+    pem: str = ""
+
+    def read_extra(self, extra: Any) -> None:
+        """Take what a field's ``json_schema_extra`` declares: a secret, a PEM kind."""
+        if isinstance(extra, dict):
+            self.secret = self.secret or bool(extra.get("secret"))
+            self.pem = self.pem or str(extra.get("pem") or "")
 
 
 def _unwrap(annotation: Any, metadata: Iterable[Any] = ()) -> _Shape:
@@ -480,9 +523,7 @@ def _unwrap(annotation: Any, metadata: Iterable[Any] = ()) -> _Shape:
     for meta in shape.metadata:
         if isinstance(meta, FieldInfo):
             flat.extend(meta.metadata)
-            extra = meta.json_schema_extra
-            if isinstance(extra, dict) and extra.get("secret"):
-                shape.secret = True
+            shape.read_extra(meta.json_schema_extra)
         else:
             flat.append(meta)
     shape.metadata = flat
@@ -595,6 +636,7 @@ def _fields_of(
         key = info.alias or name
         path = f"{prefix}{key}"
         shape = _unwrap(info.annotation, info.metadata)
+        shape.read_extra(info.json_schema_extra)
         required = info.is_required()
         default = None if info.is_required() else info.get_default(call_default_factory=True)
         if default is None:
@@ -673,6 +715,7 @@ def _leaf(
         "help": help_text,
         "group": group,
         "default": default,
+        "pem": shape.pem,
         **bounds,
     }
     if shape.secret:
@@ -703,7 +746,7 @@ def _leaf(
         if source is not None:
             return FormField(path, title, "choice", source=source, **common)
         long = (bounds.get("max_length") or 0) >= MULTILINE_MIN_LENGTH
-        kind = "multiline" if long or name in MULTILINE_NAMES else "text"
+        kind = "multiline" if long or shape.pem or name in MULTILINE_NAMES else "text"
         return FormField(path, title, kind, **common)
     return FormField(path, title, "json", **common)
 
@@ -869,6 +912,10 @@ def _convert(form_field: FormField, raw: Any) -> Any:
     if kind == "multi":
         return ",".join(str(v) for v in raw) if isinstance(raw, list | tuple) else str(raw)
     text = raw if isinstance(raw, str) else str(raw)
+    if form_field.pem:
+        text = pem.from_input(text)
+        pem.check(form_field.pem, text)  # before the model: beside the other inputs' errors
+        return text
     if kind == "int":
         try:
             return int(text.strip())

@@ -7,10 +7,12 @@ A script asks for input with tags in its text, usually in comments::
     # <UDF name="modules" label="Modules" manyOf="ssl,rewrite,headers" default="ssl" />
 
 :func:`parse_udfs` reads them (attribute names case-insensitive, values HTML-unescaped) and
-reports malformed ones instead of guessing; :func:`udf_form_fields` turns them into form inputs
-named ``stackscript_data.<name>`` (a choice for ``oneof``, a multi-choice for ``manyof``, the
-default prefilled, required when there is no default, masked when the name or label says
-password/secret/token), which the generic form builder nests into ``stackscript_data``.
+reports malformed ones instead of guessing; :func:`tui.resources.udf_inputs.udf_form_fields`
+turns them into form inputs named ``stackscript_data.<name>`` (a choice for ``oneof``, a
+multi-choice for ``manyof``, the default prefilled, required when there is no default, masked
+when the name or label says password/secret/token), which the generic form builder nests into
+``stackscript_data``. This module imports no form code: :mod:`tui.resources.format` previews a
+script's fields with :func:`preview`.
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.resources.format import SECRET_WORDS, is_secret_key
-from tui.resources.forms import FieldKind, FormField
+from tui.resources.secret_keys import SECRET_WORDS, is_secret_key
 
 DATA_FIELD = "stackscript_data"
 """The request field the answers travel in (the interface keeps this name)."""
@@ -232,36 +233,3 @@ def help_of(udf: Udf) -> str:
 def choices_of(udf: Udf) -> Sequence[str]:
     """The fixed values of ``udf`` (empty for free text)."""
     return udf.oneof or udf.manyof
-
-
-def udf_form_fields(udfs: Sequence[Udf], script_label: str = "") -> tuple[FormField, ...]:
-    """Form inputs for ``udfs`` under a group named after the script.
-
-    A ``oneof`` becomes a choice, a ``manyof`` a multi-choice, a secret-looking one a masked
-    input, the rest text; the default is the input's default (prefilled by the form), and an
-    input without one is required.
-    """
-    group = f"Script fields: {script_label}" if script_label else "Script fields"
-    out: list[FormField] = []
-    for udf in udfs:
-        kind: FieldKind = "text"
-        if udf.oneof:
-            kind = "choice"
-        elif udf.manyof:
-            kind = "multi"
-        elif udf.secret:
-            kind = "secret"
-        out.append(
-            FormField(
-                input_name(udf),
-                udf.label,
-                kind,
-                required=udf.required,
-                help=help_of(udf),
-                choices=tuple((v, v) for v in choices_of(udf)),
-                group=group,
-                default=initial_value(udf),
-                max_length=None,
-            )
-        )
-    return tuple(out)

@@ -73,7 +73,7 @@ VOLUMES = ResourceSpec(
             key="a",
             form="volumes:VolumeAttach",
             description="Attach to an instance in the same region",
-            refuse_when=(("compute_id", IS_SET, "already attached; detach it first (D)"),),
+            refuse_when=(("compute_id", IS_SET, "already attached; detach it first"),),
         ),
         Action(
             "volumes.detach",

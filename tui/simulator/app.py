@@ -34,6 +34,7 @@ from tui.simulator.faults import Faults
 from tui.simulator.lazy import IN_PROCESS_BASE
 from tui.simulator.router import Router
 from tui.simulator.store import Store
+from tui.simulator.validate import query_int
 
 log = logging.getLogger("cloudtui.simulator")
 
@@ -58,6 +59,13 @@ DEFAULT_TIMINGS: dict[str, float] = {
     "volumes.resize": 4.0,
 }
 """Seconds each asynchronous step takes (short, so the demo shows the transitions)."""
+
+
+BODY_REQUIRED = frozenset({"PUT"})
+"""Methods that always take a body: every update of the reference sends its fields (or, for
+preferences, an object), so an update without one is refused (400) rather than read as
+"change nothing". A POST may go without a body where all its fields are optional (a key, a
+shutdown); its handler names the missing fields otherwise."""
 
 
 class DroppedConnection(Exception):
@@ -398,6 +406,8 @@ class Simulator:
             return {}
         raw = await request.body()
         if not raw.strip():
+            if method in BODY_REQUIRED:
+                raise SimError(400, f"Request body is required: {method} takes a JSON object")
             return {}
         try:
             return json.loads(raw)
@@ -417,8 +427,8 @@ class Simulator:
     def _paginate(
         ep: Endpoint, items: list[dict[str, Any]], query: dict[str, str]
     ) -> dict[str, Any]:
-        page = _int_query(query, "page", 1)
-        size = _int_query(query, "page_size", DEFAULT_PAGE_SIZE)
+        page = query_int(query, "page", 1)
+        size = query_int(query, "page_size", DEFAULT_PAGE_SIZE)
         if page < 1:
             raise SimError(400, "page must be at least 1", "page")
         if not PAGE_SIZE_MIN <= size <= ep.page_size_max:
@@ -436,16 +446,6 @@ class Simulator:
             "pages": pages,
             "results": results,
         }
-
-
-def _int_query(query: dict[str, str], name: str, default: int) -> int:
-    raw = query.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise SimError(400, f"{name} must be an integer", name) from None
 
 
 async def _no_sleep(_seconds: float) -> None:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from tui.api.endpoints import Endpoint
 from tui.simulator.auth import Principal
 from tui.simulator.clock import iso
-from tui.simulator.errors import SimError, bad_request, not_found
+from tui.simulator.demo_users import grant_restricted
+from tui.simulator.errors import bad_request, not_found
 from tui.simulator.store import Store
 
 if TYPE_CHECKING:
@@ -122,8 +123,6 @@ class SeedContext:
 
     def grant(self, kind: str, entity_id: object, label: str, permissions: str) -> None:
         """Give the restricted demo user ``read_only`` or ``read_write`` on an entity."""
-        from tui.simulator.seed import grant_restricted
-
         grant_restricted(self.store, kind, entity_id, label, permissions)
 
 
@@ -131,9 +130,3 @@ def public(record: dict[str, Any]) -> dict[str, Any]:
     """A record without its internal ``_``-prefixed fields: what the API returns."""
     # k[0] rather than k.startswith: this runs for every item of every listing.
     return {k: v for k, v in record.items() if k[:1] != "_"}
-
-
-def raise_errors(errors: list[dict[str, Any]]) -> None:
-    """Raise one 400 carrying every collected ``{field, reason}`` (no-op when empty)."""
-    if errors:
-        raise SimError(400, errors=errors)

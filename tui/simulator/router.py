@@ -14,12 +14,14 @@ from tui.api.paths import SLASHED_PARAMS
 class _Route:
     endpoint: Endpoint
     pattern: re.Pattern[str]
-    literals: int
+    rank: tuple[int, ...]
+    """One entry per template segment, 1 for a literal and 0 for a parameter: compared as
+    tuples, a literal segment outranks a parameter at the first place two templates differ."""
 
 
 def _compile(ep: Endpoint) -> _Route:
     regex = ""
-    literals = 0
+    rank: list[int] = []
     for segment in ep.path.strip("/").split("/"):
         match = re.fullmatch(r"\{(\w+)\}", segment)
         if match:
@@ -27,17 +29,20 @@ def _compile(ep: Endpoint) -> _Route:
             # Image and kernel ids may carry one slash (private/12, compute/latest-64bit).
             piece = r"[^/]+(?:/[^/]+)?" if name in SLASHED_PARAMS else r"[^/]+"
             regex += f"/(?P<{name}>{piece})"
+            rank.append(0)
         else:
-            literals += 1
+            rank.append(1)
             regex += "/" + re.escape(segment)
-    return _Route(ep, re.compile(regex + "/?"), literals)
+    return _Route(ep, re.compile(regex + "/?"), tuple(rank))
 
 
 class Router:
     """Finds the endpoint of a method and path.
 
-    Routes with more literal segments win, so ``/managed/credentials/sshkey`` beats
-    ``/managed/credentials/{credentialId}``.
+    Literal segments win over parameters: a path that a template with a literal matches
+    belongs to that template's routes only. ``PUT /managed/credentials/sshkey`` is a method
+    the ``sshkey`` route lacks (405), not a credential whose id is ``sshkey``; ``GET
+    /images/upload`` is 405, not an image named ``upload``.
 
     Args:
         endpoints: The endpoints to route.
@@ -45,8 +50,19 @@ class Router:
 
     def __init__(self, endpoints: list[Endpoint]) -> None:
         routes = [_compile(ep) for ep in endpoints]
-        routes.sort(key=lambda r: -r.literals)
+        routes.sort(key=lambda r: r.rank, reverse=True)
         self._routes = routes
+
+    def _owners(self, path: str) -> list[tuple[_Route, re.Match[str]]]:
+        """The routes that own ``path``: those matching it with the highest rank."""
+        found: list[tuple[_Route, re.Match[str]]] = []
+        for route in self._routes:
+            if found and route.rank != found[0][0].rank:
+                break  # sorted by rank: the rest rank lower
+            m = route.pattern.fullmatch(path)
+            if m is not None:
+                found.append((route, m))
+        return found
 
     def match(self, method: str, path: str) -> tuple[Endpoint | None, dict[str, str], bool]:
         """Match a request.
@@ -60,18 +76,13 @@ class Router:
             ``(None, {}, True)`` when the path exists with other methods, or ``(None, {}, False)``
             for an unknown route.
         """
-        path_known = False
-        for route in self._routes:
-            m = route.pattern.fullmatch(path)
-            if m is None:
-                continue
-            if route.endpoint.method != method:
-                path_known = True
-                continue
-            params = {k: unquote(v) for k, v in m.groupdict().items()}
-            return route.endpoint, params, True
-        return None, {}, path_known
+        owners = self._owners(path)
+        for route, m in owners:
+            if route.endpoint.method == method:
+                params = {k: unquote(v) for k, v in m.groupdict().items()}
+                return route.endpoint, params, True
+        return None, {}, bool(owners)
 
     def allowed(self, path: str) -> list[str]:
         """Methods some endpoint accepts on ``path`` (the ``Allow`` header of a 405), sorted."""
-        return sorted({r.endpoint.method for r in self._routes if r.pattern.fullmatch(path)})
+        return sorted({route.endpoint.method for route, _m in self._owners(path)})

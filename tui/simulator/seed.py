@@ -6,58 +6,13 @@ import random
 from typing import Any
 
 from tui.simulator import registry
-from tui.simulator.auth import GLOBAL_GRANTS, GRANT_KINDS
 from tui.simulator.context import SeedContext
+from tui.simulator.demo_users import ensure_users, grant_restricted
 from tui.simulator.store import Store
 
-RESTRICTED_GLOBALS = {
-    "add_domains": True,
-    "add_volumes": True,
-    "add_deployscripts": True,
-    "add_computes": False,
-    "add_images": False,
-    "add_databases": False,
-    "add_loadbalancers": False,
-    "add_firewalls": False,
-    "add_metrics": False,
-    "cancel_account": False,
-    "metrics_subscription": False,
-}
-"""Global grants of the restricted demo user: some present, some missing on purpose."""
-
-
-def ensure_users(store: Store) -> None:
-    """Create the demo users when the state has none (also for loaded empty states)."""
-    users = store.table("users")
-    if "demo" not in users:
-        users["demo"] = {
-            "username": "demo",
-            "email": "demo@example.com",
-            "restricted": False,
-            "uid": 4101,
-        }
-    if "ops-restricted" not in users:
-        grants: dict[str, Any] = {kind: [] for kind in GRANT_KINDS}
-        grants["global"] = {name: RESTRICTED_GLOBALS.get(name, False) for name in GLOBAL_GRANTS}
-        grants["global"]["account_access"] = None
-        users["ops-restricted"] = {
-            "username": "ops-restricted",
-            "email": "ops@example.com",
-            "restricted": True,
-            "uid": 4102,
-            "grants": grants,
-        }
-
-
-def grant_restricted(
-    store: Store, kind: str, entity_id: object, label: str, permissions: str
-) -> None:
-    """Give the restricted demo user a per-entity grant (seeders call this)."""
-    ensure_users(store)
-    user = store.table("users")["ops-restricted"]
-    user["grants"].setdefault(kind, []).append(
-        {"id": entity_id, "label": label, "permissions": permissions}
-    )
+__all__ = ["ensure_users", "grant_restricted", "seed_demo"]
+# The demo users live in their own module (below the seeders' context, which grants entities to
+# them); they are re-exported here because tests and benchmarks seed through this module.
 
 
 def seed_demo(store: Store, now: float, *, scale: int = 0) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
 import sys
 from pathlib import Path
 
@@ -52,6 +54,28 @@ class _DropsAreNotCrashes(logging.Filter):
         return not isinstance(exc, DroppedConnection)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (port 0: any free port).
+
+    Raises:
+        OSError: The address cannot be resolved or bound (in use, not local, no permission).
+    """
+    family, kind, proto, _name, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        # As uvicorn does: a restart may reuse a port whose old connections are in TIME_WAIT.
+        # A port another program listens on is still refused.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8080,
@@ -63,24 +87,42 @@ def serve(
 ) -> int:
     """Run the simulator until interrupted.
 
+    The port is bound before anything is printed, so the address announced is the one that
+    answers (with port 0, the port the system chose); a port in use is one line and status 1.
+
     Returns:
         Process exit status.
     """
     import uvicorn
 
     try:
-        sim = build_simulator(speed=speed, scale=scale, state=state, faults=faults)
-    except StateFileError as exc:
-        print(f"cloudtui sim: {exc}", file=sys.stderr)
-        return 2
-    shown_host = f"[{host}]" if ":" in host else host
-    print(f"cloudtui simulator at http://{shown_host}:{port}/v4", flush=True)
-    print("demo tokens (send as 'Authorization: Bearer <token>'):", flush=True)
-    for kind, token in DEMO_TOKENS.items():
-        print(f"  {kind:<13} {token}", flush=True)
-    config = uvicorn.Config(
-        sim, host=host, port=port, lifespan="off", log_level="warning", access_log=False
-    )
-    logging.getLogger("uvicorn.error").addFilter(_DropsAreNotCrashes())
-    uvicorn.Server(config).run()
+        sock = listen(host, port)
+    except OSError as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        if exc.errno == errno.EADDRINUSE:
+            reason += " (another program listens there: choose another --port, or 0 for any)"
+        print(f"cloudtui sim: cannot listen on {host}:{port}: {reason}", file=sys.stderr)
+        return 1
+    with sock:
+        try:
+            sim = build_simulator(speed=speed, scale=scale, state=state, faults=faults)
+        except StateFileError as exc:
+            print(f"cloudtui sim: {exc}", file=sys.stderr)
+            return 2
+        bound_host, bound_port = sock.getsockname()[:2]
+        shown_host = f"[{bound_host}]" if ":" in bound_host else bound_host
+        print(f"cloudtui simulator at http://{shown_host}:{bound_port}/v4", flush=True)
+        print("demo tokens (send as 'Authorization: Bearer <token>'):", flush=True)
+        for kind, token in DEMO_TOKENS.items():
+            print(f"  {kind:<13} {token}", flush=True)
+        config = uvicorn.Config(
+            sim,
+            host=bound_host,
+            port=bound_port,
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+        )
+        logging.getLogger("uvicorn.error").addFilter(_DropsAreNotCrashes())
+        uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -55,8 +55,10 @@ class Check:
 
     def _get(self, field: str, required: bool) -> Any:
         value = self.body.get(field, _MISSING)
-        if value is _MISSING and required:
+        if required and (value is _MISSING or value is None):
+            # A required field sent as null is as missing as one left out.
             self.fail(field, f"{field} is required")
+            return _MISSING
         return value
 
     def string(
@@ -69,9 +71,14 @@ class Check:
         nullable: bool = False,
         choices: Iterable[str] | None = None,
         pattern: re.Pattern[str] | None = None,
+        pattern_reason: str | None = None,
         default: Any = None,
     ) -> Any:
-        """A string field, checked for presence, length, choices and pattern."""
+        """A string field, checked for presence, length, choices and pattern.
+
+        ``pattern_reason`` is the reason given when ``pattern`` does not match (default:
+        "<field> is not valid").
+        """
         value = self._get(field, required)
         if value is _MISSING:
             return default
@@ -92,7 +99,7 @@ class Check:
         elif max_len is not None and len(value) > max_len:
             self.fail(field, f"{field} must be at most {max_len} characters")
         elif pattern is not None and not pattern.fullmatch(value):
-            self.fail(field, f"{field} is not valid")
+            self.fail(field, pattern_reason or f"{field} is not valid")
         return value
 
     def integer(
@@ -203,6 +210,23 @@ class Check:
             raise SimError(400, errors=self.errors)
 
 
+_QUERY_INT = re.compile(r"-?[0-9]+")
+
+
+def query_int(query: dict[str, str], name: str, default: int) -> int:
+    """An integer query parameter (``page``, ``page_size``).
+
+    Absent means ``default``; present but empty (``page=``) or not an integer is 400 naming
+    it, like any other value that is not a number.
+    """
+    raw = query.get(name)
+    if raw is None:
+        return default
+    if not _QUERY_INT.fullmatch(raw):
+        raise SimError(400, f"{name} must be an integer", name)
+    return int(raw)
+
+
 def is_ip(text: str, version: int | None = None) -> bool:
     """True when ``text`` is an IP address (of ``version`` 4 or 6 when given)."""
     try:
@@ -210,11 +234,3 @@ def is_ip(text: str, version: int | None = None) -> bool:
     except ValueError:
         return False
     return version is None or addr.version == version
-
-
-def is_private_ip(text: str) -> bool:
-    """True for an RFC 1918 / private address."""
-    try:
-        return ipaddress.ip_address(text).is_private
-    except ValueError:
-        return False

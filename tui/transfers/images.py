@@ -11,12 +11,13 @@ import asyncio
 from pathlib import Path
 
 from tui.api.client import ApiClient
-from tui.api.uploads import GZIP_MAGIC
 from tui.models.images import UPLOAD_MAX_BYTES
 from tui.transfers.progress import FileProgress
 from tui.transfers.stream import upload_from
 
 IMAGE_CONTENT_TYPE = "application/octet-stream"
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of a gzip file (images are uploaded gzip-compressed)."""
 
 
 def image_file_problem(path: Path) -> str | None:

@@ -29,8 +29,11 @@ Choices where the reference is silent:
 * SRV ``protocol`` defaults to ``tcp`` (stored ``_tcp``). A record ``ttl_sec`` left out takes the
   zone's default TTL; other values go to the nearest valid value (ties go up), negative values
   are refused. Fields that belong to other types (``priority`` outside MX/SRV, ``weight``,
-  ``port``, ``service``, ``protocol`` outside SRV, ``tag`` outside CAA) are refused when not
-  null. A record's ``type`` cannot change on update.
+  ``port``, ``service``, ``protocol`` outside SRV, ``tag`` outside CAA) are refused when set:
+  null, and for the three numbers also 0, count as unset. Records answer ``priority``,
+  ``weight`` and ``port`` as integers whatever their type (the reference types them integer,
+  not nullable): 0 where the type has no use for them, so a record read and sent back stays
+  valid. A record's ``type`` cannot change on update.
 * CNAME: its name may carry no other record of any type, and no record may be added under a
   CNAME's name (400, field ``name``).
 * Null MX (empty name and target, priority 0; the target may also be written ``.``, the empty
@@ -133,6 +136,8 @@ RECORD_FIELDS = (
     "tag",
 )
 SRV_ONLY = ("weight", "port", "service", "protocol")
+NUMBERS = ("priority", "weight", "port")
+"""Integer record fields: 0 (never null) where a record's type has no use for them."""
 CAA_TAGS = ("issue", "issuewild", "iodef")
 REMOTE_ADDR = "[remote_addr]"
 
@@ -387,9 +392,9 @@ def new_record(
         "ttl_sec": ttl_sec
         if ttl_sec is not None
         else round_record_ttl(effective_seconds(domain, "ttl_sec")),
-        "priority": priority,
-        "weight": weight,
-        "port": port,
+        "priority": priority or 0,
+        "weight": weight or 0,
+        "port": port or 0,
         "service": service,
         "protocol": protocol,
         "tag": tag,
@@ -398,6 +403,16 @@ def new_record(
         "_domain_id": domain["id"],
     }
     return store.put(RECORDS, record_id, record)
+
+
+def record_view(record: dict[str, Any]) -> dict[str, Any]:
+    """The API representation of a record: numbers as integers (state saved by older versions
+    may hold null)."""
+    out = public(record)
+    for field in NUMBERS:
+        if out.get(field) is None:
+            out[field] = 0
+    return out
 
 
 def domain_view(record: dict[str, Any]) -> dict[str, Any]:
@@ -617,6 +632,12 @@ def _caa_problem(tag: str, value: str) -> str | None:
     return "target must be a domain, an http or https URL, or a mailto: address for iodef"
 
 
+def _unset(value: Any) -> bool:
+    """True for a value that sets nothing: null, or the integer 0 records answer for unused
+    numbers (``False`` and ``0.0`` are values, and wrong ones)."""
+    return value is None or (type(value) is int and value == 0)
+
+
 def _check_record(
     ctx: Ctx,
     v: Check,
@@ -629,11 +650,12 @@ def _check_record(
     """Validate a record body (``v`` holds current values merged with the request)."""
     zone = str(domain.get("domain") or "").lower()
     out: dict[str, Any] = {"type": kind}
-    # Fields that belong to other types are refused rather than silently dropped.
-    if v.raw("priority") is not None and kind not in ("MX", "SRV"):
+    # Fields that belong to other types are refused rather than silently dropped; the 0 that
+    # records answer for unused numbers counts as unset.
+    if not _unset(v.raw("priority")) and kind not in ("MX", "SRV"):
         v.fail("priority", "priority is only for MX and SRV records")
     for field in SRV_ONLY:
-        if v.raw(field) is not None and kind != "SRV":
+        if not _unset(v.raw(field)) and kind != "SRV":
             v.fail(field, f"{field} is only for SRV records")
     if v.raw("tag") is not None and kind != "CAA":
         v.fail("tag", "tag is only for CAA records")
@@ -952,7 +974,7 @@ def domains_clone(ctx: Ctx) -> dict[str, Any]:
 def records_list(ctx: Ctx) -> Collection:
     """Every record of a zone."""
     domain = _domain(ctx)
-    return Collection([public(r) for r in records_of(ctx.store, domain["id"])])
+    return Collection([record_view(r) for r in records_of(ctx.store, domain["id"])])
 
 
 @handles("domains.records.create")
@@ -970,14 +992,14 @@ def records_create(ctx: Ctx) -> dict[str, Any]:
     _check_null_mx(ctx, domain, out, None)
     record = new_record(ctx.store, domain, now_iso=ctx.now_iso, **out)
     _changed(ctx, domain)
-    return public(record)
+    return record_view(record)
 
 
 @handles("domains.records.view")
 def records_view(ctx: Ctx) -> dict[str, Any]:
     """One record."""
     domain = _domain(ctx)
-    return public(_record(ctx, domain))
+    return record_view(_record(ctx, domain))
 
 
 @handles("domains.records.update")
@@ -1003,7 +1025,7 @@ def records_update(ctx: Ctx) -> dict[str, Any]:
         record.update(changed, updated=ctx.now_iso)
         ctx.store.put(RECORDS, record["id"], record)
         _changed(ctx, domain)
-    return public(record)
+    return record_view(record)
 
 
 @handles("domains.records.delete")

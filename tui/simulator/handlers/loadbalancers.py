@@ -7,9 +7,11 @@ internal ``_ssl_cert`` and ``_ssl_key`` and never answered) and ``loadbalancers.
 
 Choices where the reference is silent:
 
-* Labels (balancers and nodes) are 3..32 characters of any script, brackets included, but no
-  control characters. Balancer labels are unique on the account ignoring case; a balancer
-  created without a label gets ``lb-<id>``. Node labels need not be unique.
+* Balancer labels follow the public reference's pattern ``[a-zA-Z0-9-_]{3,32}`` on create and
+  update alike, and are unique on the account ignoring case; a balancer created without a
+  label gets ``lb-<id>``. Node labels (the reference gives only their 3..32 length) are
+  3..32 characters of any script, brackets included, but no control characters, and need not
+  be unique.
 * ``tags`` are accepted on create as well as on update (the resource lists them); only
   unrestricted users may set or change them (403, field ``tags``), as for volumes.
 * A new balancer gets one public IPv4 address (from the documentation ranges 203.0.113.0/24,
@@ -66,6 +68,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.x509.oid import NameOID
 
+from tui.models import pem
 from tui.simulator.context import Collection, Ctx, public
 from tui.simulator.errors import SimError, not_found
 from tui.simulator.handlers.images import check_region, drop_grants
@@ -81,6 +84,8 @@ GRANT = "loadbalancer"
 
 REDACTED = "<REDACTED>"
 LABEL_MIN, LABEL_MAX = 3, 32
+BALANCER_LABEL = re.compile(r"[A-Za-z0-9_-]{3,32}")
+"""The reference's pattern for balancer labels (node labels have only a length)."""
 THROTTLE_MAX = 20
 WEIGHT_MAX, WEIGHT_DEFAULT = 255, 50
 BALANCER_ID_START = 27000
@@ -138,7 +143,6 @@ PUBLIC_POOLS = tuple(
     for n in ("203.0.113.0/24", "198.51.100.0/24", "192.0.2.0/24", "100.64.0.0/10")
 )
 """Where balancer addresses come from: documentation ranges, then shared address space."""
-PEM_BLOCK = re.compile(r"-----BEGIN ([A-Z0-9 .]+)-----.+?-----END \1-----", re.S)
 _ABSENT = object()
 
 
@@ -303,28 +307,22 @@ def node_view(record: dict[str, Any], owners: dict[str, str]) -> dict[str, Any]:
 # -- TLS ------------------------------------------------------------------------------------
 
 
-def _unescape(text: str) -> str:
-    """Turn written ``\\n`` sequences into line breaks (the reference's request form)."""
-    return text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\r\n", "\n")
-
-
 def parse_certificates(text: str) -> list[x509.Certificate]:
     """The certificates of a PEM text, first (the balancer's own) to last.
+
+    The shape is checked as a form checks it (:mod:`tui.models.pem`), so both say the same.
 
     Raises:
         ValueError: No certificate, an unreadable one, or a private key inside.
     """
-    text = _unescape(text)
-    blocks = list(PEM_BLOCK.finditer(text))
-    if any("PRIVATE KEY" in b.group(1) for b in blocks):
-        raise ValueError("ssl_cert must not contain a private key: send it as ssl_key")
-    pems = [b.group(0) for b in blocks if b.group(1) == "CERTIFICATE"]
-    if not pems:
-        raise ValueError("ssl_cert must be a PEM certificate (-----BEGIN CERTIFICATE-----)")
+    try:
+        pems = pem.certificate_blocks(text)
+    except ValueError as exc:
+        raise ValueError(f"ssl_cert {exc}") from None
     certs = []
-    for pem in pems:
+    for block in pems:
         try:
-            certs.append(x509.load_pem_x509_certificate(pem.encode()))
+            certs.append(x509.load_pem_x509_certificate(block.encode()))
         except ValueError:
             raise ValueError("ssl_cert holds a certificate that cannot be read") from None
     return certs
@@ -336,12 +334,12 @@ def parse_private_key(text: str) -> Any:
     Raises:
         ValueError: No readable, unencrypted private key.
     """
-    text = _unescape(text)
-    block = next((b for b in PEM_BLOCK.finditer(text) if "PRIVATE KEY" in b.group(1)), None)
-    if block is None:
-        raise ValueError("ssl_key must be a PEM private key (-----BEGIN PRIVATE KEY-----)")
     try:
-        return serialization.load_pem_private_key(block.group(0).encode(), password=None)
+        block = pem.private_key_block(text)
+    except ValueError as exc:
+        raise ValueError(f"ssl_key {exc}") from None
+    try:
+        return serialization.load_pem_private_key(block.encode(), password=None)
     except TypeError:
         raise ValueError("ssl_key is encrypted: send it without a passphrase") from None
     except (ValueError, UnsupportedAlgorithm):
@@ -406,7 +404,7 @@ def _blame(v: Check, preferred: str, other: str) -> str:
 
 
 def _label_text(v: Check, *, required: bool) -> Any:
-    """A 3..32 character label on one line (balancers and nodes)."""
+    """A node's 3..32 character label on one line."""
     label = v.string("label", required=required, min_len=LABEL_MIN, max_len=LABEL_MAX)
     if isinstance(label, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in label):
         v.fail("label", "label must not contain control characters")
@@ -424,7 +422,13 @@ def _free_label(store: Store, wanted: str) -> str:
 
 
 def _check_balancer_label(ctx: Ctx, v: Check, *, exclude: object = None) -> Any:
-    label = _label_text(v, required=False)
+    label = v.string(
+        "label",
+        min_len=LABEL_MIN,
+        max_len=LABEL_MAX,
+        pattern=BALANCER_LABEL,
+        pattern_reason="label may hold only ASCII letters, digits, dashes and underscores",
+    )
     if isinstance(label, str) and not any(e.get("field") == "label" for e in v.errors):
         for other in ctx.store.rows(BALANCERS):
             same = str(other.get("label", "")).casefold() == label.casefold()
@@ -652,8 +656,8 @@ def _check_config(
     if len(v.errors) > before:
         return None
     merged.update(tls)
-    merged["_ssl_cert"] = _unescape(cert) if cert else None
-    merged["_ssl_key"] = _unescape(key) if key else None
+    merged["_ssl_cert"] = pem.unescape(cert) if cert else None
+    merged["_ssl_key"] = pem.unescape(key) if key else None
     return merged
 
 

@@ -5,11 +5,14 @@ Choices where the reference is silent:
 * Every operation answers 403 to a restricted user, before ids or bodies are looked at.
 * Field lists are closed: an unknown body field is refused (400 naming it).
 * Contacts: ``PUT`` changes only the fields sent; ``phone`` merges ``primary``/``secondary``
-  (null clears both). A phone number is an optional ``+`` then digits, spaces, dots, dashes or
+  (null clears both on update; a new contact's ``phone`` is an object or left out, never
+  null). A phone number is an optional ``+`` then digits, spaces, dots, dashes or
   parentheses, 7 to 15 digits in all. Errors on phone numbers name ``phone.primary`` or
   ``phone.secondary``.
 * Credentials answer ``{id, label, last_decrypted}`` only: neither the password nor the username
-  ever leaves the simulator. Labels are unique (exact match, 400 on ``label``). Revoking a
+  ever leaves the simulator. Labels follow the reference's pattern (2..75 ASCII letters,
+  digits, dashes, underscores, spaces and periods) on create and rename, and are unique (exact
+  match, 400 on ``label``). ``username`` is a string when sent (null refused). Revoking a
   credential also removes it from the services that listed it.
 * Services: a ``url`` address is ``http(s)://host[:port][/path][?query][#fragment]``; a ``tcp``
   address is ``host:port``. The 3..100 length applies to the address as sent; the fragment is
@@ -57,6 +60,8 @@ ISSUE_ID_START = 823000
 CHECK_TIMING = "managed.check"
 CHECK_TRANSITION = "managed.service_checked"
 
+CREDENTIAL_LABEL = re.compile(r"[A-Za-z0-9_ .-]{2,75}")
+"""The reference's credential label pattern: ASCII letters, digits, ``-``, ``_``, space, ``.``."""
 PHONE = re.compile(r"\+?[0-9 ().\-]{7,25}")
 PHONE_DIGITS = (7, 15)
 HOSTNAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9\-]{1,63})*")
@@ -247,12 +252,12 @@ def service_checked(store: Store, now: float, id: int) -> None:
 # -- contacts -------------------------------------------------------------------------------
 
 
-def _check_phone(v: Check) -> tuple[bool, dict[str, Any] | None]:
-    """``(present, numbers)``: ``numbers`` None means both cleared."""
+def _check_phone(v: Check, *, create: bool) -> tuple[bool, dict[str, Any] | None]:
+    """``(present, numbers)``: ``numbers`` None means both cleared (updates only)."""
     if not v.has("phone"):
         return False, None
     raw = v.raw("phone")
-    if raw is None:
+    if raw is None and not create:
         return True, None
     if not isinstance(raw, dict):
         v.fail("phone", "phone must be an object with primary and secondary")
@@ -286,7 +291,7 @@ def _check_contact(v: Check, *, create: bool) -> dict[str, Any]:
     if isinstance(email, str) and len(email) > EMAIL_MAX:
         v.fail("email", f"email must be at most {EMAIL_MAX} characters")
     group = v.string("group", min_len=2, max_len=50, nullable=True)
-    has_phone, phone = _check_phone(v)
+    has_phone, phone = _check_phone(v, create=create)
     for field, value in (("name", name), ("email", email), ("group", group)):
         if v.has(field):
             changes[field] = value
@@ -378,7 +383,14 @@ def _credential(ctx: Ctx) -> dict[str, Any]:
 
 
 def _check_credential_label(ctx: Ctx, v: Check, *, exclude: object = None) -> Any:
-    label = v.string("label", required=True, min_len=2, max_len=75)
+    label = v.string(
+        "label",
+        required=True,
+        min_len=2,
+        max_len=75,
+        pattern=CREDENTIAL_LABEL,
+        pattern_reason="label may hold only ASCII letters, digits, -, _, spaces and periods",
+    )
     if isinstance(label, str) and any(
         r.get("label") == label and str(r.get("id")) != str(exclude)
         for r in ctx.store.rows(CREDENTIALS)
@@ -402,7 +414,7 @@ def credentials_create(ctx: Ctx) -> dict[str, Any]:
     v.unknown(("label", "password", "username"))
     label = _check_credential_label(ctx, v)
     password = v.string("password", required=True, min_len=1)
-    username = v.string("username", max_len=5000, nullable=True)
+    username = v.string("username", max_len=5000)
     v.done()
     record = new_credential(ctx.store, label=label, password=password, username=username)
     return public(record)
@@ -457,7 +469,7 @@ def credentials_update_secret(ctx: Ctx) -> None:
     v = Check(ctx.body)
     v.unknown(("password", "username"))
     password = v.string("password", required=True, min_len=1)
-    username = v.string("username", max_len=5000, nullable=True)
+    username = v.string("username", max_len=5000)
     v.done()
     record["_password"] = password
     if v.has("username"):

@@ -22,8 +22,10 @@ Choices where the reference is silent:
   ``object_storage.transfer``.
 * Uploading a TLS certificate while one is installed is refused (409): delete it first, as the
   reference says for expired certificates. The key must be the certificate's.
-* Key ``label`` is optional (1..50 characters, default ``key-<id>``); ``bucket_access: null`` is
-  the same as omitting it (unlimited key); unlimited keys show ``bucket_access: null``.
+* Key ``label`` is optional (1..50 characters, default ``key-<id>``). ``bucket_access`` is an
+  array when sent: ``null`` is refused (400) rather than read as "omitted", since omitting it
+  makes an unlimited key and ``[]`` a key with no access; unlimited keys show
+  ``bucket_access: null``.
 * Cancel removes the account's buckets, their objects and every key, and answers ``{}`` even when
   there was nothing to remove.
 """
@@ -37,6 +39,7 @@ import ipaddress
 import re
 import secrets
 import string
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote
 from xml.sax.saxutils import escape
@@ -47,12 +50,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from tui.api.endpoints import PAGE_SIZE_MIN, PART1_PAGE_SIZE_MAX
+from tui.models import pem
 from tui.simulator.clock import iso
 from tui.simulator.context import Collection, Ctx, public
 from tui.simulator.errors import SimError, bad_request, conflict, not_found
 from tui.simulator.registry import handles, raw_route
 from tui.simulator.store import Store
-from tui.simulator.validate import Check
+from tui.simulator.validate import Check, query_int
 
 CLUSTERS = "object_storage.clusters"
 BUCKETS = "object_storage.buckets"
@@ -417,12 +421,7 @@ def update_object_acl(ctx: Ctx) -> dict[str, Any]:
 
 def _list_query(ctx: Ctx) -> tuple[str, str, str, int]:
     q = ctx.query
-    raw_size = q.get("page_size", "")
-    size = LIST_DEFAULT_SIZE
-    if raw_size != "":
-        if not (raw_size.isascii() and raw_size.isdigit()):
-            raise bad_request("page_size must be an integer", "page_size")
-        size = int(raw_size)
+    size = query_int(q, "page_size", LIST_DEFAULT_SIZE)
     if not PAGE_SIZE_MIN <= size <= PART1_PAGE_SIZE_MAX:
         raise bad_request(
             f"page_size must be between {PAGE_SIZE_MIN} and {PART1_PAGE_SIZE_MAX}", "page_size"
@@ -703,7 +702,34 @@ async def serve_object(request: Request, sim: Any) -> Response:
 
 def _pem(text: str) -> str:
     # Request bodies may write line breaks as the two characters backslash and n.
-    return text.replace("\\n", "\n").strip() + "\n"
+    return pem.unescape(text).strip() + "\n"
+
+
+def _load_certificate(text: str) -> Any:
+    """The first certificate of a PEM text (its shape checked as a form checks it)."""
+    block = pem.certificate_blocks(text)[0]
+    try:
+        return x509.load_pem_x509_certificate(block.encode("utf-8"))
+    except ValueError:
+        raise ValueError("is not a valid PEM certificate") from None
+
+
+def _load_private_key(text: str) -> Any:
+    """The private key of a PEM text (its shape checked as a form checks it)."""
+    block = pem.private_key_block(text)
+    try:
+        return serialization.load_pem_private_key(block.encode("utf-8"), password=None)
+    except (ValueError, TypeError):
+        raise ValueError("is not a valid unencrypted PEM private key") from None
+
+
+def _readable(v: Check, field: str, text: str, load: Callable[[str], Any]) -> Any:
+    """What ``load`` reads from ``text``, or None after recording why it cannot on ``field``."""
+    try:
+        return load(text)
+    except ValueError as exc:
+        v.fail(field, f"{field} {exc}")
+        return None
 
 
 @handles("object_storage.ssl.view")
@@ -722,17 +748,9 @@ def upload_ssl(ctx: Ctx) -> dict[str, Any]:
     key_text = v.string("private_key", required=True, min_len=1)
     certificate = private_key = None
     if isinstance(cert_text, str) and cert_text:
-        try:
-            certificate = x509.load_pem_x509_certificate(_pem(cert_text).encode("utf-8"))
-        except ValueError:
-            v.fail("certificate", "certificate is not a valid PEM certificate")
+        certificate = _readable(v, "certificate", cert_text, _load_certificate)
     if isinstance(key_text, str) and key_text:
-        try:
-            private_key = serialization.load_pem_private_key(
-                _pem(key_text).encode("utf-8"), password=None
-            )
-        except (ValueError, TypeError):
-            v.fail("private_key", "private_key is not a valid unencrypted PEM private key")
+        private_key = _readable(v, "private_key", key_text, _load_private_key)
     if certificate is not None and private_key is not None:
         raw = serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
         if certificate.public_key().public_bytes(*raw) != private_key.public_key().public_bytes(
@@ -806,7 +824,7 @@ def create_key(ctx: Ctx) -> dict[str, Any]:
     label = v.string("label", min_len=1, max_len=50)
     access: list[dict[str, Any]] | None = None
     raw = v.raw("bucket_access")
-    if raw is not None:
+    if v.has("bucket_access"):
         if not isinstance(raw, list):
             v.fail("bucket_access", "bucket_access must be an array")
         else:

@@ -2,10 +2,13 @@
 
 Choices where the reference is silent:
 
-* Labels are 1..32 ASCII letters, digits, dashes or underscores, unique among the account's
-  volumes (compared case-insensitively; on create, rename and clone): the label becomes part
-  of ``filesystem_path`` (``/dev/disk/by-id/scsi-0Volume_<label>``), which follows renames
-  and must name one device.
+* Labels follow the public reference's pattern ``^[a-zA-Z]((?!--|__)[a-zA-Z0-9-_])+$`` on
+  create, rename and clone: ASCII letters, digits, dashes and underscores, beginning with a
+  letter, never two dashes or two underscores in a row (``0`` and ``9lives`` are refused).
+  The length is the documented 1..32, so a one-letter label is accepted where the pattern
+  alone would ask for two characters. Labels are unique among the account's volumes (compared
+  case-insensitively): the label becomes part of ``filesystem_path``
+  (``/dev/disk/by-id/scsi-0Volume_<label>``), which follows renames and must name one device.
 * ``size`` is 10..10240 GB (default 20). A new or cloned volume is ``creating`` for
   ``volumes.create`` seconds, a resized one ``resizing`` for ``volumes.resize`` seconds, then
   ``active``.
@@ -37,6 +40,8 @@ INSTANCES = "compute.instances"
 CONFIGS = "compute.configs"
 LABEL = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """ASCII letters, digits, underscores and dashes (the label is part of a device path)."""
+DOUBLED = re.compile(r"--|__")
+"""Two dashes or two underscores in a row, which the reference's label pattern refuses."""
 PATH_PREFIX = "/dev/disk/by-id/scsi-0Volume_"
 SIZE_MIN, SIZE_MAX, SIZE_DEFAULT = 10, 10240, 20
 TRANSIENT_DEFAULT_MAX = 8
@@ -150,6 +155,10 @@ def _check_label(ctx: Ctx, v: Check, *, required: bool, own_id: object = None) -
         return label
     if not LABEL.fullmatch(label):
         v.fail("label", "label may contain only ASCII letters, digits, dashes and underscores")
+    elif not label[0].isalpha():
+        v.fail("label", "label must begin with a letter")
+    elif DOUBLED.search(label):
+        v.fail("label", "label may not hold two dashes or two underscores in a row")
     elif any(
         str(r.get("label", "")).casefold() == label.casefold() and r["id"] != own_id
         for r in ctx.store.rows(VOLUMES)

@@ -1,6 +1,7 @@
 """Demo load balancers: a production web front end with http and https ports (a real self-signed
-certificate), a ``[staging]`` TCP balancer with the PROXY protocol, and a non-ASCII one whose
-only port has no backends yet. Nodes point at private addresses and use every mode."""
+certificate), a staging TCP balancer with the PROXY protocol, and one whose only port has no
+backends yet. Balancer labels follow the reference's ASCII pattern, so markup and non-ASCII
+demo text live in their tags. Nodes point at private addresses and use every mode."""
 
 from __future__ import annotations
 
@@ -167,8 +168,9 @@ def seed_loadbalancers(ctx: SeedContext) -> None:
         ctx.store,
         region=staging_region,
         now_iso=ctx.iso(-30 * DAY),
-        label="[staging] api",
-        tags=["staging"],
+        label="staging-api",
+        # Markup-like text lives in a tag: balancer labels are ASCII letters, digits, - and _.
+        tags=["staging", "[staging]"],
         transfer={"in": 912.5, "out": 2210.0},
     )
     api = new_config(
@@ -205,7 +207,9 @@ def seed_loadbalancers(ctx: SeedContext) -> None:
         ctx.store,
         region=_region(ctx, "eu-central"),
         now_iso=ctx.iso(-2 * DAY),
-        label="Zürich-intern",
+        label="zurich-intern",
+        # Non-ASCII text lives in a tag, as for volumes.
+        tags=["Zürich"],
         client_conn_throttle=5,
     )
     # A port without backends: the demo shows the empty node list and its hint.

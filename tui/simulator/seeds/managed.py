@@ -62,8 +62,10 @@ def seed_managed(ctx: SeedContext) -> None:
     )
 
     db_login = new_credential(store, label="mysql-monitor", username="monitor", password="s3cr3t!")
-    web_login = new_credential(store, label="web-[prod] basic auth", password="hunter2-demo")
-    new_credential(store, label="café-ssh", username="deploy", password="correct-horse-battery")
+    # Credential labels are ASCII letters, digits, -, _, spaces and periods (the reference's
+    # pattern): no markup or non-ASCII demo text here.
+    web_login = new_credential(store, label="web-prod basic auth", password="hunter2-demo")
+    new_credential(store, label="cafe-ssh", username="deploy", password="correct-horse-battery")
     db_login["last_decrypted"] = ctx.iso(-2 * DAY)
 
     shop = new_service(

@@ -1,0 +1,159 @@
+"""``:account``: switch the running app to another profile, with a picker when no name is given.
+
+The session side (which profiles exist, reading the chosen one's token, building its client)
+is :mod:`tui.account_switch`; this module does the screen side. A switch drops every screen of
+the old account, the dialogs on top included: their workers are cancelled with them, so what a
+dialog would have sent reaches neither account. The areas then open afresh on the new session:
+lists, overview, watchlist and activity log are the new account's, and no toast of the old one
+stays up.
+
+Bindings of the picker:
+
+| Key | Id | Description |
+| :- | :- | :- |
+| up, down | (list) | Move the highlight |
+| enter | (list) | Switch to the highlighted profile |
+| escape | account.cancel | Close without switching |
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.account_switch import AccountUnavailable, open_account, profile_names
+
+if TYPE_CHECKING:
+    from tui.session import Session
+
+SWITCH_MODE = "_account_switch"
+"""The mode shown while the areas are rebuilt for the new account."""
+
+
+class AccountPicker(ModalScreen[str | None]):
+    """Pick a profile to switch to (the current one is marked)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="account.cancel"),
+    ]
+
+    DEFAULT_CSS = """
+    AccountPicker { align: center middle; }
+    AccountPicker > #dialog {
+        width: 60; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    AccountPicker OptionList { height: auto; max-height: 16; }
+    AccountPicker #account-hint { color: $text-muted; height: 1; }
+    """
+
+    def __init__(self, names: list[str], current: str) -> None:
+        super().__init__()
+        self.names = names
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text("Switch to which account?"), id="account-title")
+            yield OptionList(
+                *(
+                    Option(Text(f"{name}  (in use)" if name == self.current else name), id=name)
+                    for name in self.names
+                )
+            )
+            yield Static("enter switch · esc cancel", id="account-hint")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.focus()
+        if self.current in self.names:
+            options.highlighted = self.names.index(self.current)
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        """Close without switching."""
+        self.dismiss(None)
+
+
+class SwitchingScreen(Screen[None]):
+    """Shown for the moment the areas are rebuilt: nothing of either account on it."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Switching account…"))
+
+
+def account_command(app: Any, name: str) -> None:
+    """``:account NAME`` switches; ``:account`` opens the picker."""
+    names = profile_names(app.settings)
+    if name:
+        switch_account(app, name)
+        return
+    if not names:
+        app.notify(
+            "No profiles in the config file yet: run `cloudtui login --profile NAME`.",
+            title="Accounts",
+            severity="warning",
+            markup=False,
+        )
+        return
+    current = app.session.profile_name if app.session is not None else ""
+
+    def chosen(picked: str | None) -> None:
+        if picked:
+            switch_account(app, picked)
+
+    app.push_screen(AccountPicker(names, current), chosen)
+
+
+def switch_account(app: Any, name: str) -> None:
+    """Open profile ``name`` (its token is read now) and move the app onto it."""
+    current = app.session.profile_name if app.session is not None else None
+    if name == current:
+        app.notify(f"Already on {name}.", title="Accounts", markup=False)
+        return
+    try:
+        session = open_account(app.settings, name)
+    except AccountUnavailable as exc:
+        app.notify(str(exc), title="Accounts", severity="error", markup=False)
+        return
+    app.run_worker(
+        move_to_session(app, session), group="account-switch", exclusive=True, exit_on_error=False
+    )
+
+
+async def move_to_session(app: Any, session: Session) -> None:
+    """Drop every screen of the old account, then open the areas on ``session``."""
+    from screens.home_actions import open_home_state
+
+    old = app.session
+    area = app.current_mode
+    app.add_mode(SWITCH_MODE, SwitchingScreen)
+    await app.switch_mode(SWITCH_MODE)
+    app.clear_notifications()
+    for worker in list(app.workers):
+        # The app's own background work of the old account (prefetches, the user's profile).
+        if worker.node is app and worker.group != "account-switch":
+            worker.cancel()
+    for mode in app.area_modes():
+        await app.remove_mode(mode)  # its screens and their workers (open dialogs) go too
+    app.add_area_modes()
+    app.reset_account_state(session)
+    if old is not None:
+        await old.aclose()
+    open_home_state(app)
+    app.load_user()
+    await app.switch_mode(area if area in app.area_modes() else app.start_mode())
+    await app.remove_mode(SWITCH_MODE)
+    app.notify(f"Now on {session.profile_name}.", title="Accounts", markup=False)

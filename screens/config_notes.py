@@ -1,0 +1,37 @@
+"""At start, name the config file's unknown keys (each with the nearest valid one).
+
+Unknown settings are known from loading the file; ``[keymap]`` ids are checked against every
+binding id of the app, which takes importing every screen: that runs in a thread after the
+first frame, so the start does not wait for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from tui.config_keys import UnknownKey, unknown_binding_ids
+
+TITLE = "Config file"
+TIMEOUT = 20.0
+"""Seconds a warning stays: long enough to read a key's name and the suggestion."""
+
+
+def announce_unknown_keys(app: Any) -> None:
+    """Notify each unknown setting now and start checking the keymap (see the module)."""
+    for key in app.settings.unknown_keys:
+        _notify(app, key)
+    if app.settings.keymap:
+        app.run_worker(_check_keymap(app), group="config-keymap", exit_on_error=False)
+
+
+async def _check_keymap(app: Any) -> None:
+    from screens.binding_ids import binding_ids
+
+    known = await asyncio.to_thread(binding_ids)
+    for key in unknown_binding_ids(app.settings.keymap, known):
+        _notify(app, key)
+
+
+def _notify(app: Any, key: UnknownKey) -> None:
+    app.notify(key.message(), title=TITLE, severity="warning", timeout=TIMEOUT, markup=False)

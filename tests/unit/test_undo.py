@@ -1,0 +1,120 @@
+"""Undo: the request that takes a change back, computed from the declaration and what was before."""
+
+from __future__ import annotations
+
+from tui.activity import ActivityEntry
+from tui.api.endpoints import REGISTRY
+from tui.resources.reversal import REVERSIBILITY, Reversal
+from tui.undo import NOT_DECLARED, UndoJournal, UndoRequest, undo_request
+
+INSTANCE = {"id": 7, "label": "web-1", "tags": ["prod"], "status": "running"}
+
+
+def test_every_declaration_names_real_operations() -> None:
+    for name, rule in REVERSIBILITY.items():
+        assert name in REGISTRY, name
+        if isinstance(rule, Reversal):
+            assert REGISTRY[rule.endpoint].writes, rule.endpoint
+
+
+def test_an_edit_is_undone_by_sending_back_the_fields_it_changed() -> None:
+    undo = undo_request(
+        "compute.instances.update", {"computeId": 7}, {"label": "web-2"}, INSTANCE, {}
+    )
+    assert undo == UndoRequest("compute.instances.update", {"computeId": 7}, {"label": "web-1"})
+    assert (undo.method, undo.path) == ("PUT", "/compute/instances/7")
+
+
+def test_a_detach_is_undone_by_attaching_to_the_instance_it_had() -> None:
+    volume = {"id": 3, "label": "pg-data", "compute_id": 51200}
+    undo = undo_request("volumes.detach", {"volumeId": 3}, None, volume, {})
+    assert undo == UndoRequest("volumes.attach", {"volumeId": 3}, {"compute_id": 51200})
+    assert undo_request("volumes.attach", {"volumeId": 3}, {"compute_id": 1}, volume, {}) == (
+        UndoRequest("volumes.detach", {"volumeId": 3})
+    )
+
+
+def test_boot_and_shut_down_undo_each_other() -> None:
+    params = {"computeId": 7}
+    assert undo_request("compute.instances.boot", params, None, INSTANCE, None).endpoint == (  # type: ignore[union-attr]
+        "compute.instances.shutdown"
+    )
+    assert undo_request("compute.instances.shutdown", params, None, INSTANCE, None).endpoint == (  # type: ignore[union-attr]
+        "compute.instances.boot"
+    )
+
+
+def test_a_created_record_is_undone_by_deleting_the_id_the_answer_gave() -> None:
+    undo = undo_request(
+        "domains.records.create", {"domainId": 1}, {"type": "A"}, None, {"id": 99, "type": "A"}
+    )
+    assert undo == UndoRequest("domains.records.delete", {"domainId": 1, "recordId": 99})
+
+
+def test_a_deleted_record_is_recreated_from_what_it_was() -> None:
+    record = {"id": 5, "type": "A", "name": "www", "target": "192.0.2.1", "ttl_sec": 300}
+    undo = undo_request(
+        "domains.records.delete", {"domainId": 1, "recordId": 5}, None, record, None
+    )
+    assert isinstance(undo, UndoRequest)
+    assert undo.endpoint == "domains.records.create"
+    assert undo.body == {"type": "A", "name": "www", "target": "192.0.2.1", "ttl_sec": 300}
+
+
+def test_irreversible_and_unknown_changes_say_why() -> None:
+    why = undo_request("compute.instances.delete", {"computeId": 7}, None, INSTANCE, None)
+    assert isinstance(why, str) and "deleted" in why
+    assert undo_request("compute.instances.reboot", {"computeId": 7}, None, None, None) == (
+        NOT_DECLARED
+    )
+    unknown = undo_request("compute.instances.update", {"computeId": 7}, {"label": "x"}, None, {})
+    assert unknown == "what was there before is not known"
+
+
+def entry(n: int) -> ActivityEntry:
+    return ActivityEntry(time=float(n), session="s", method="PUT", path=f"/x/{n}")
+
+
+def test_the_journal_undoes_the_last_reversible_group_once() -> None:
+    journal = UndoJournal()
+    first = journal.note(
+        "Edit web-1",
+        "compute.instances.update",
+        {"computeId": 7},
+        {"label": "a"},
+        INSTANCE,
+        {},
+        entry=entry(1),
+    )
+    journal.note("Delete web-1", "compute.instances.delete", {"computeId": 7}, None, INSTANCE, None)
+    assert journal.last_undoable() == [first]  # the delete after it cannot be undone
+    assert journal.find(entry(1)) is first
+    journal.mark_undone([first])
+    assert journal.last_undoable() == []
+
+
+def test_changes_sent_together_are_undone_together_last_first() -> None:
+    journal = UndoJournal()
+    group = journal.new_group()
+    record = {"id": 5, "type": "A", "name": "www", "target": "192.0.2.1"}
+    journal.note(
+        "Zone",
+        "domains.records.update",
+        {"domainId": 1, "recordId": 5},
+        {"target": "192.0.2.9"},
+        record,
+        {},
+        group=group,
+    )
+    journal.note(
+        "Zone",
+        "domains.records.create",
+        {"domainId": 1},
+        {"type": "A"},
+        None,
+        {"id": 6},
+        group=group,
+    )
+    requests = journal.requests(journal.last_undoable())
+    assert [r.endpoint for r in requests] == ["domains.records.delete", "domains.records.update"]
+    assert requests[1].body == {"target": "192.0.2.1"}
