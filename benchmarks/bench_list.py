@@ -54,7 +54,7 @@ from benchmarks.common import (
 )
 from tui.api.client import DEFAULT_MAX_CONCURRENCY, ApiClient
 from tui.api.pagination import Page
-from tui.config import Settings
+from tui.session.config import Settings
 from tui.simulator import DEMO_TOKENS
 
 OURS = """

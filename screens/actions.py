@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tui.accounts import acting_as
+from tui.accounts.naming import acting_as
 from tui.api.changes import change_target
 from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError, may_have_been_carried_out
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from tui.resources.pricing import Quote
-    from tui.session import Session
+    from tui.session.runtime import Session
 
 MAX_CHOICES = 2000
 """Options offered in one choice list; beyond that the user types the value."""
@@ -156,7 +156,7 @@ class ActionContext:
 
         Actions are driven by specs, which read answers by field name, so the JSON stays raw.
         The item's label goes to the activity log with the change (never the body); a change
-        that succeeded is noted for undo with the item as it was before (see :mod:`tui.undo`).
+        that succeeded is noted for undo with the item as it was before (see :mod:`tui.home.undo`).
 
         Args:
             body: Request body.

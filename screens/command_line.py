@@ -15,8 +15,8 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from tui.account_switch import complete_account, profile_names
-from tui.fanout import complete_fanout
+from tui.accounts.fanout import complete_fanout
+from tui.accounts.switch import complete_account, profile_names
 from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command
 
 

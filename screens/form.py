@@ -31,7 +31,7 @@ from textual.widgets import Button, Select, Static
 from textual.worker import Worker
 
 from screens.confirm import account_style, account_title
-from tui.accounts import ACTING_ACCOUNT
+from tui.accounts.naming import ACTING_ACCOUNT
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.resources.expansions import EXPANSIONS, expanded

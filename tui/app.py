@@ -31,11 +31,10 @@ from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
-from tui.account_switch import parse_account_command
+from tui.accounts.fanout import parse_fanout_command
+from tui.accounts.switch import parse_account_command
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
-from tui.config import Settings
-from tui.fanout import parse_fanout_command
-from tui.home import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
+from tui.home.areas import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
     AREA_BY_ID,
@@ -49,7 +48,8 @@ from tui.resources.areas import (
 from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
-from tui.session import Session
+from tui.session.config import Settings
+from tui.session.runtime import Session
 from widgets.key_names import key_label
 from widgets.toast_place import follow_layout
 
@@ -138,11 +138,11 @@ class CloudApp(App[int]):
         self.read_only = read_only
         """A read-only session: mutating actions are greyed and the client sends no change."""
         self.activity: Any = None
-        """The profile's :class:`tui.activity.ActivityLog` (set once signed in)."""
+        """The profile's :class:`tui.home.activity.ActivityLog` (set once signed in)."""
         self.watchlist: Any = None
-        """The profile's :class:`tui.watchlist.Watchlist` (set once signed in)."""
+        """The profile's :class:`tui.home.watchlist.Watchlist` (set once signed in)."""
         self.undo_journal: Any = None
-        """This session's changes and their undo (:class:`tui.undo.UndoJournal`)."""
+        """This session's changes and their undo (:class:`tui.home.undo.UndoJournal`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 

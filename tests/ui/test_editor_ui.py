@@ -15,7 +15,7 @@ from screens.confirm import ConfirmModal
 from screens.zone_edit import ZonePlanModal
 from tests.ui.fake_tools import leftovers, make_fake, record
 from tests.ui.helpers import make_app, open_area, settle, started, wait_for_screen, wait_until
-from tui.zone_text import record_line, render_zone_text
+from tui.dns.zone_text import record_line, render_zone_text
 
 DOMAIN = 128400
 SCRIPT = 10452

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tui.config import load_settings
 from tui.handoff.launch import HandoffError, Launch, MissingProgram, prepared
 from tui.handoff.settings import (
     EditorHandoff,
@@ -29,6 +28,7 @@ from tui.handoff.targets import (
     pick_address,
     ssh_launch,
 )
+from tui.session.config import load_settings
 
 INSTANCE = {"label": "web-1", "ipv4": ["192.168.130.4", "192.0.2.9"], "ipv6": "2001:db8::9/128"}
 DB = {"label": "orders", "hosts": {"primary": "db-primary.example"}, "port": 3306}
