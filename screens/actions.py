@@ -199,6 +199,7 @@ class ActionContext:
         A region chooser offers only regions with the capability the action's operation needs
         (:func:`~tui.resources.choosers.capability_for`).
         """
+        from tui.resources.choice_items import choice_items
         from tui.resources.choosers import capability_for, offers
         from tui.resources.forms import form_title
 
@@ -215,14 +216,11 @@ class ActionContext:
         filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
         context = {**(self.item or {}), **filled}
         capability = capability_for(self.action.endpoint)
-        items: list[dict[str, Any]] = []
-        async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
-            for item in page.data:
-                if source.accepts(item, context) and offers(source.facts, item, capability):
-                    items.append(item)
-            if len(items) >= MAX_CHOICES:
-                break
-        return items[:MAX_CHOICES]
+
+        def accept(item: Mapping[str, Any]) -> bool:
+            return source.accepts(item, context) and offers(source.facts, item, capability)
+
+        return await choice_items(self.session.client, source, params, accept, MAX_CHOICES)
 
     async def load_record(self, endpoint: str, params: Mapping[str, Any]) -> Any:
         """One record by operation name (a deployment script chosen in a form)."""
@@ -384,8 +382,10 @@ async def after_success(ctx: ActionContext, answer: Any) -> None:
         ctx.done(f"{ctx.action.label}: {ctx.label or 'done'}")
         return
     created = ""
-    if isinstance(answer, Mapping) and ctx.action.target == "collection":
-        created = ctx.spec.label_of(answer)
+    if isinstance(answer, Mapping) and (
+        ctx.action.target == "collection" or ctx.endpoint.name.endswith(".create")
+    ):
+        created = ctx.spec.label_of(answer)  # also "new instance from this backup/image"
     what = created or ctx.label
     ctx.done(f"{ctx.action.label}: {what}" if what else f"{ctx.action.label}: done")
     if ctx.endpoint.name == "profile.phone.send":

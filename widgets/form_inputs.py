@@ -46,7 +46,9 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         }
         out: list[Widget] = [
             # Choices with facts: a searchable table instead of a bare drop-down.
-            ChooserSelect(texts, title=f.title, facts=f.source.facts, **select_args)
+            ChooserSelect(
+                texts, title=f.title, facts=f.source.facts, fits=f.source.fits, **select_args
+            )
             if f.source is not None and f.source.facts is not None
             else Select(texts, **select_args)
         ]

@@ -32,6 +32,7 @@ from tui.resources.form_rules import deciding_values, hidden_names, hint_note, r
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
 from widgets.form_extra import ExtraFieldsMixin
+from widgets.form_fits import FitNotesMixin
 from widgets.form_inputs import inputs_for, read_value, write_value
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
@@ -46,7 +47,7 @@ FOCUS_MARKER = "❯"
 """The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
 
 
-class ModelForm(ExtraFieldsMixin, VerticalScroll):
+class ModelForm(ExtraFieldsMixin, FitNotesMixin, VerticalScroll):
     """Inputs for every field of a form.
 
     Args:
@@ -195,6 +196,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
 
     def on_mount(self) -> None:
         self.apply_rules()
+        self.refresh_fits()
 
     def apply_rules(self) -> None:
         """Show the inputs the request's rules ask for now; hide the others (and their
@@ -319,6 +321,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         widget.prompt = prompt or ("(not set)" if f and not f.required else "choose…")
         if current is not Select.NULL:
             widget.value = current
+        self.refresh_fits()  # the items chosen elsewhere may have just arrived
 
     def choices_failed(self, name: str, reason: str) -> None:
         """The choices of ``name`` could not be loaded: let the user type the value."""
@@ -391,6 +394,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         self._clear_error_of(widget)
         if self._decides(widget):
             self.apply_rules()  # fields that follow this choice appear or go
+        self.refresh_fits()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._changed(event.input)

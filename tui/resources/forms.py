@@ -33,7 +33,8 @@ from pydantic.fields import FieldInfo
 from tui.api.endpoints import resolve_model
 from tui.models.rules import NOT_SENT, When
 from tui.resources import choosers
-from tui.resources.choosers import Facts
+from tui.resources.choice_fits import IMAGE_FITS, SCRIPT_FITS, TYPE_FITS, Fit
+from tui.resources.choosers import Across, Facts
 from tui.resources.form_rules import deciding_values, hidden_names, required_now
 from tui.resources.spec import dig
 
@@ -97,6 +98,12 @@ class ChoiceSource:
         each_match: Pattern an entry must match to be offered (private addresses only).
         facts: Columns of facts beside each choice: the form offers a searchable table
             (:mod:`tui.resources.choosers`) instead of a bare list.
+        adapter: Adapter (``tui.resources.adapters.ADAPTERS``) of a listing that is not a
+            collection (an instance's backups).
+        across: The listing is asked once per item of another listing (the backups of every
+            instance with backups).
+        fits: Rules marking choices that do not suit another input (a type too small for the
+            chosen backup; see :mod:`tui.resources.choice_fits`).
     """
 
     endpoint: str
@@ -139,6 +146,9 @@ class ChoiceSource:
         )
 
     facts: Facts | None = None
+    adapter: str = ""
+    across: Across | None = None
+    fits: tuple[Fit, ...] = ()
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -163,6 +173,8 @@ class ChoiceSource:
             tuple(sorted(self.form_params.items())),
             self.each,
             self.each_match,
+            self.adapter,
+            self.across.endpoint if self.across else "",
         )
 
     @property
@@ -198,18 +210,34 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     "region": ChoiceSource(
         "compute.regions.list", label="{id} — {label}", facts=choosers.REGION_FACTS
     ),
-    "type": ChoiceSource("compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS),
+    "type": ChoiceSource(
+        "compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS, fits=TYPE_FITS
+    ),
     "image": ChoiceSource(
         "images.list",
         label="{id} — {label}",
         where=("status", "available"),
         facts=choosers.IMAGE_FACTS,
+        fits=IMAGE_FITS,
     ),
     "kernel": ChoiceSource(
         "compute.kernels.list", label="{id} — {label}", facts=choosers.KERNEL_FACTS
     ),
     "stackscript_id": ChoiceSource(
-        "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS
+        "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS, fits=SCRIPT_FITS
+    ),
+    # A backup to restore: those of every instance with backups, each with its instance's label.
+    "backup_id": ChoiceSource(
+        "compute.backups.list",
+        label="#{id} {type} of {instance}",
+        adapter="compute_backups",
+        across=Across(
+            "compute.instances.list",
+            {"computeId": "id"},
+            where=("backups.enabled", True),
+            keep={"instance": "label", "instance_id": "id"},
+        ),
+        facts=choosers.BACKUP_FACTS,
     ),
     "engine": ChoiceSource(
         "databases.engines.list",

@@ -1,0 +1,102 @@
+"""A new instance from where the user is: a backup row of an instance's Backups tab, chosen in
+the form's backup chooser, with types too small for it marked."""
+
+from __future__ import annotations
+
+from textual.widgets import TabbedContent
+
+from screens.chooser import ChooserModal
+from screens.confirm import ConfirmModal
+from screens.form import FormModal
+from screens.list_pane import ResourceListPane
+from screens.resource_detail import ResourceDetailScreen
+from tests.ui.helpers import make_app, open_form, settle, wait_for_screen, wait_until
+from widgets.chooser_field import ChooserSelect
+
+
+async def _backups_tab(pilot, label: str) -> ResourceListPane:
+    app = pilot.app
+    app.go_to_area("instances")
+    await settle(pilot)
+    store = app.session.simulator.store
+    instance = next(r for r in store.rows("compute.instances") if r["label"] == label)
+    pane = app.screen.query_one("#pane-0", ResourceListPane)
+    assert pane.table.move_cursor(str(instance["id"]))
+    pane.table.focus()
+    await pilot.press("enter")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, ResourceDetailScreen)
+    index = [c.title for c in screen.resource.children].index("Backups")
+    screen.query_one("#detail-tabs", TabbedContent).active = f"tab-child-{index}"
+    await settle(pilot)
+    backups = screen.query_one(f"#child-{index}", ResourceListPane)
+    backups.table.focus()
+    await pilot.pause()
+    return backups
+
+
+async def test_new_instance_from_a_backup_row_opens_with_it_chosen_and_marks_small_types() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        store = app.session.simulator.store
+        backups = await _backups_tab(pilot, "db-primary")
+        snapshot = next(
+            b for b in store.rows("compute.backups") if b.get("label") == "pre-upgrade [pg 16]"
+        )
+        assert backups.table.move_cursor(str(snapshot["id"]))
+        await pilot.press("n")
+        form: FormModal = await wait_for_screen(pilot, FormModal)
+        values = form.model_form.values()
+        assert values["backup_id"] == snapshot["id"] and values["image"] is None
+        assert "backup" in form.title_text.lower()
+        kind = form.model_form.widget_for("type")
+        assert isinstance(kind, ChooserSelect)
+        await wait_until(pilot, lambda: kind.table is not None and len(kind.table.rows) > 5)
+        await wait_until(pilot, lambda: form.model_form.chosen("backup_id")[1] is not None)
+        needed = sum(d["size"] for d in snapshot["disks"])
+        kind.focus()
+        await pilot.press("enter")
+        chooser: ChooserModal = await wait_for_screen(pilot, ChooserModal)
+        notes = {row.value: row.cells[-1] for row in chooser.shown}
+        small = {t["id"] for t in store.rows("compute.types") if t["disk"] < needed}
+        assert small, "the demo has types too small for this backup"
+        assert all("backup needs" in notes[t] for t in small)
+        assert all(not notes[v] for v in notes if v not in small)
+        # Choosing one anyway says why under the field.
+        tiny = next(row for row in chooser.shown if row.value in small)
+        chooser.panel.grid.move_cursor(row=chooser.shown.index(tiny))
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FormModal)
+        await wait_until(pilot, lambda: "too small" in form.model_form.error_text("type"))
+        form.model_form.set_value("type", "std-4")
+        await wait_until(pilot, lambda: not form.model_form.error_text("type"))
+        form.model_form.set_value("label", "restored-1")
+        await pilot.press("ctrl+s")
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("y")
+        await settle(pilot)
+        created = next(r for r in store.rows("compute.instances") if r["label"] == "restored-1")
+        assert created["type"] == "std-4"
+
+
+async def test_the_backup_chooser_lists_backups_of_every_instance_with_their_facts() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        form: FormModal = await open_form(pilot, "instances")
+        field = form.model_form.widget_for("backup_id")
+        assert isinstance(field, ChooserSelect)
+        await wait_until(pilot, lambda: field.table is not None and len(field.table.rows) > 2)
+        assert field.table is not None
+        assert field.table.titles[:3] == ("Instance", "Label", "Kind")
+        store = app.session.simulator.store
+        expected = {b["id"] for b in store.rows("compute.backups")}
+        assert {row.value for row in field.table.rows} == expected
+        sources = {row.cells[0] for row in field.table.rows}
+        assert "db-primary" in sources and len(sources) > 1
+        running = next(r for r in field.table.rows if "running" in r.cells)
+        assert running.cells[-1] == "not restorable yet"
+        await pilot.press("escape")
+        await settle(pilot)
