@@ -189,7 +189,7 @@ class ActionContext:
                 the message names the field to fill first.
         """
         items = await self.load_items(source, values)
-        return [option for item in items for option in source.options(item)]
+        return [*source.extra, *(option for item in items for option in source.options(item))]
 
     async def load_items(
         self, source: ChoiceSource, values: Mapping[str, Any] | None = None

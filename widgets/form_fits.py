@@ -9,6 +9,7 @@ with and shows why a chosen value will be refused ("std-1 — too small: backup 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from widgets.chooser_field import ChooserSelect
@@ -37,10 +38,20 @@ class FitNotesMixin(_MixinBase):
         def show_note(self, name: str, message: str) -> None: ...
         def error_text(self, name: str) -> str: ...
 
-    def chosen(self, name: str) -> tuple[Any, Mapping[str, Any] | None]:
+    def chosen(self, name: str, asking: str = "") -> tuple[Any, Mapping[str, Any] | None]:
         """The value of input ``name`` and the item chosen there (None: empty, hidden or
-        not an input of this form)."""
-        if self.form.field(name) is None or name in self._hidden:
+        not an input of this form).
+
+        Args:
+            name: The input.
+            asking: The input whose choices are compared with it: ``name`` counts even while
+                hidden when it is hidden only until ``asking`` is filled (a script chosen
+                first is shown once an image is).
+        """
+        f = self.form.field(name)
+        if f is None:
+            return None, None
+        if name in self._hidden and (f.rule is None or f.rule.field != asking):
             return None, None
         widget = self.widget_for(name)
         value = read_value(widget)
@@ -59,7 +70,7 @@ class FitNotesMixin(_MixinBase):
             widget = self.widget_for(f.name)
             if not isinstance(widget, ChooserSelect):
                 continue
-            widget.lookup = self.chosen
+            widget.lookup = partial(self.chosen, asking=f.name)
             reason = widget.misfit() if f.name not in self._hidden else ""
             note = f"{widget.value} — {reason}" if reason else ""
             shown = self._fit_notes.get(f.name, "")

@@ -33,7 +33,7 @@ from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
 from widgets.form_extra import ExtraFieldsMixin
 from widgets.form_fits import FitNotesMixin
-from widgets.form_inputs import inputs_for, read_value, write_value
+from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
 
@@ -75,6 +75,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, VerticalScroll):
     ModelForm .form-input:focus-within .form-marker { color: $accent; text-style: bold; }
     ModelForm Input, ModelForm Select, ModelForm TextArea { width: 1fr; background: $boost; }
     ModelForm TextArea { height: 5; }
+    ModelForm SelectionList { max-height: 8; }
     ModelForm .form-row.-invalid Input, ModelForm .form-row.-invalid TextArea {
         background: $error 20%;
     }
@@ -308,8 +309,12 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, VerticalScroll):
             prompt: Text shown while nothing is chosen.
             items: The items behind the options: a chooser shows their facts.
         """
-        widget = self.query_one(f"#{self._ids[name]}", Select)
         f = self.form.field(name)
+        picks = self.query_one(f"#{self._ids[name]}")
+        if isinstance(picks, SelectionList):
+            fill_picks(picks, options)
+            return
+        widget = self.query_one(f"#{self._ids[name]}", Select)
         if isinstance(widget, ChooserSelect) and f is not None and f.source is not None:
             widget.set_items(items if items is not None else [], f.source.option)
             if items is None:
@@ -326,10 +331,11 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, VerticalScroll):
     def choices_failed(self, name: str, reason: str) -> None:
         """The choices of ``name`` could not be loaded: let the user type the value."""
         wid = self._ids[name]
-        select = self.query_one(f"#{wid}", Select)
+        select = self.query_one(f"#{wid}")
         text = self.query_one(f"#{wid}-text", Input)
-        if select.value is not Select.NULL:
-            text.value = str(select.value)
+        chosen = read_value(select)
+        if chosen not in (None, [], ""):
+            text.value = ", ".join(map(str, chosen)) if isinstance(chosen, list) else str(chosen)
         had_focus = select.has_focus_within  # the select or its open overlay
         select.add_class("-hidden")
         text.remove_class("-hidden")

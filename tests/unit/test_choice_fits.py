@@ -92,3 +92,21 @@ def test_notes_from_the_form_are_added_to_the_facts_marks() -> None:
     notes = {row.value: row.cells[-1] for row in table.rows}
     assert table.titles[-1] == "Notes"
     assert notes == {"nano-1": "too small: backup needs 20 GB", "std-2": ""}
+
+
+def test_a_script_images_field_is_picked_from_images_and_sent_as_a_list() -> None:
+    from tui.resources.forms import build_body, display_value, form_for
+
+    form = form_for("deployscripts:DeployScriptCreate")
+    images = form.field("images")
+    assert images is not None and images.kind == "picks"
+    assert images.source is not None and images.source.extra[0][1] == "any/all"
+    assert display_value(images, ["compute/debian12"]) == ["compute/debian12"]
+    values = {"label": "hello", "script": "#!/bin/sh\n", "is_public": False}
+    ticked = build_body(form, {**values, "images": ["any/all"]})
+    assert ticked.body is not None and ticked.body["images"] == ["any/all"]
+    # Typed when the list could not be loaded: comma-separated.
+    typed = build_body(form, {**values, "images": "compute/debian12, private/3"})
+    assert typed.body is not None and typed.body["images"] == ["compute/debian12", "private/3"]
+    none = build_body(form, {**values, "images": []})
+    assert "images" in none.errors

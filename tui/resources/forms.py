@@ -50,10 +50,12 @@ FieldKind = Literal[
     "json",
     "multiline",
     "multi",
+    "picks",
 ]
 """Input kinds: ``list`` is comma-separated values, ``lines`` one value per line (SSH keys may
 contain commas); ``lines``, ``json`` and ``multiline`` use a text area; ``multi`` picks any
-number of fixed :attr:`FormField.choices` (sent comma-separated, as a script's ``manyof``)."""
+number of fixed :attr:`FormField.choices` (sent comma-separated, as a script's ``manyof``);
+``picks`` any number of choices loaded from the API (sent as a list: a script's images)."""
 
 MAX_REPEATED_GROUPS = 3
 """Lists of objects with at most this many entries start with that many rows shown; longer
@@ -104,6 +106,7 @@ class ChoiceSource:
             instance with backups).
         fits: Rules marking choices that do not suit another input (a type too small for the
             chosen backup; see :mod:`tui.resources.choice_fits`).
+        extra: Fixed ``(text, value)`` options offered before the loaded ones (``any/all``).
     """
 
     endpoint: str
@@ -149,6 +152,7 @@ class ChoiceSource:
     adapter: str = ""
     across: Across | None = None
     fits: tuple[Fit, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
         """``(text, value)`` of one item."""
@@ -225,6 +229,13 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     ),
     "stackscript_id": ChoiceSource(
         "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS, fits=SCRIPT_FITS
+    ),
+    # A deployment script's images: any of the available ones, or every image.
+    "images": ChoiceSource(
+        "images.list",
+        label="{id} — {label}",
+        where=("status", "available"),
+        extra=(("any/all — every image", "any/all"),),
     ),
     # A backup to restore: those of every instance with backups, each with its instance's label.
     "backup_id": ChoiceSource(
@@ -353,6 +364,8 @@ class FormField:
             parts.append("comma-separated")
         if self.kind == "lines":
             parts.append("one per line")
+        if self.kind == "picks":
+            parts.append("space ticks")
         if self.min_length is not None and self.max_length is not None:
             parts.append(f"{self.min_length}..{self.max_length} chars")
         elif self.max_length is not None:
@@ -690,6 +703,9 @@ def _leaf(
     if typing.get_origin(core) is list:
         args = typing.get_args(core)
         item = _unwrap(args[0]).core if args else str
+        source = CHOICE_SOURCES.get(name) if item is str else None
+        if source is not None:
+            return FormField(path, title, "picks", source=source, **common)
         if item in (str, int):
             kind = "lines" if item is str and name in LINE_LIST_NAMES else "list"
             return FormField(path, title, kind, item_type=item, **common)
@@ -822,6 +838,8 @@ def display_value(form_field: FormField, value: Any) -> Any:
         return ""  # never prefill a secret (the API does not return them anyway)
     if form_field.kind == "choice":
         return value
+    if form_field.kind == "picks":
+        return list(value) if isinstance(value, list) else [value]
     if form_field.kind in ("list", "lines"):
         joiner = "\n" if form_field.kind == "lines" else ", "
         return joiner.join(str(v) for v in value) if isinstance(value, list) else str(value)
@@ -852,6 +870,10 @@ def _convert(form_field: FormField, raw: Any) -> Any:
         return raw
     if kind == "multi":
         return ",".join(str(v) for v in raw) if isinstance(raw, list | tuple) else str(raw)
+    if kind == "picks":
+        # Chosen in a list, or typed comma-separated when the choices could not be loaded.
+        values = raw if isinstance(raw, list | tuple) else str(raw).split(",")
+        return [str(v).strip() for v in values if str(v).strip()]
     text = raw if isinstance(raw, str) else str(raw)
     if kind == "int":
         try:
