@@ -43,6 +43,7 @@ from tui.resources.forms import (
     irreversible_changes,
 )
 from tui.resources.pricing import Quote
+from widgets.form_editor import EditInEditor
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -286,6 +287,8 @@ class FormModal(RequestModal):
         self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
+        if any(f.kind in ("multiline", "lines", "json") for f in form.fields):
+            self.hint = f"{self.hint} · ctrl+e $EDITOR"
 
     def compose_body(self) -> ComposeResult:
         yield ModelForm(self.form, self.initial, id="form", context=self.context)
@@ -320,6 +323,15 @@ class FormModal(RequestModal):
                 self._sources[key] = f.source
                 keys.add(key)
         return keys
+
+    def on_edit_in_editor(self, event: EditInEditor) -> None:
+        """ctrl+e on a text area: edit it in ``$VISUAL``/``$EDITOR`` (a 0600 file, removed
+        afterwards), as an existing script's ``E`` does."""
+        from screens.handoff import edit_text
+
+        edited = edit_text(self.app, event.text, event.file_name)
+        if edited is not None:
+            self.model_form.put_edited(event.name, edited)
 
     def on_model_form_rows_added(self, event: ModelForm.RowsAdded) -> None:
         """A repeated list grew: the form is the widget's now; fill the new choice lists."""

@@ -10,6 +10,7 @@ Bindings:
 | :- | :- | :- |
 | ctrl+g | form.generate | Generate a strong password into the focused (or first) secret field |
 | ctrl+t | form.reveal | Show or hide the focused secret field |
+| ctrl+e | form.editor | Edit the focused multi-line input in ``$VISUAL``/``$EDITOR`` |
 | enter | (input) | Next field |
 """
 
@@ -31,6 +32,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
+from widgets.form_editor import EditorKeyMixin
 from widgets.form_extra import ExtraFieldsMixin
 from widgets.form_fits import FitNotesMixin
 from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
@@ -47,7 +49,7 @@ FOCUS_MARKER = "❯"
 """The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
 
 
-class ModelForm(ExtraFieldsMixin, FitNotesMixin, VerticalScroll):
+class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll):
     """Inputs for every field of a form.
 
     Args:
@@ -58,6 +60,8 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+g", "generate", "Generate password", id="form.generate"),
         Binding("ctrl+t", "reveal", "Show/hide secret", id="form.reveal"),
+        # priority: a focused text area binds ctrl+e itself (end of line).
+        Binding("ctrl+e", "external_editor", "Editor", id="form.editor", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -435,6 +439,8 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, VerticalScroll):
             return bool(self._passwords())
         if action == "reveal":
             return self._focused_secret() is not None
+        if action == "external_editor":
+            return self._focused_text_area() is not None
         return True
 
     def _passwords(self) -> tuple[str, ...]:

@@ -206,6 +206,14 @@ def test_the_editor_gets_a_private_named_file(path_with) -> None:  # type: ignor
     assert not path.exists()
 
 
+def test_a_file_handed_to_the_editor_ends_with_a_newline(path_with) -> None:  # type: ignore[no-untyped-def]
+    env = path_with("nano")
+    cfg = EditorHandoff()
+    assert editor_launch("echo hi", "x.sh", cfg, env).files["file"] == "echo hi\n"
+    assert editor_launch("echo hi\n", "x.sh", cfg, env).files["file"] == "echo hi\n"
+    assert editor_launch("", "x.sh", cfg, env).files["file"] == ""
+
+
 def test_handoff_tables_load_from_the_config_file(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(

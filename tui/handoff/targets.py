@@ -236,6 +236,7 @@ def editor_launch(
         title=f"{os.path.basename(command[0])} {safe}",
         config="handoff.editor",
         command=command,
-        files={"file": text},
+        # A last line without its newline would merge with a line the user appends.
+        files={"file": text if not text or text.endswith("\n") else text + "\n"},
         names={"file": safe},
     )

@@ -375,7 +375,10 @@ class FormField:
         elif self.ge is not None:
             parts.append(f"at least {_num(self.ge)}")
         if self.default not in (None, "", [], {}) and self.kind not in ("bool", "secret"):
-            parts.append(f"default {self.default}")
+            default = self.default
+            if isinstance(default, list | tuple):
+                default = ", ".join(map(str, default))  # a multi-choice's: nginx, not ['nginx']
+            parts.append(f"default {default}")
         if self.required_when and not required:
             parts.append(self.required_when)
         elif not required and self.kind not in ("bool",) and not note:
