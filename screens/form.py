@@ -60,6 +60,9 @@ PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
 LoadRecord = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
 """Reads one record: ``(operation, path parameters) -> JSON`` (a chosen deployment script)."""
 
+EditText = Callable[[str, str], "str | None"]
+"""``(text, file name) -> the edited text`` in the user's editor (None: not edited)."""
+
 LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
 """Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
 
@@ -250,6 +253,7 @@ class FormModal(RequestModal):
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
         context: The item the form is about (its fields decide rules with no input of their
             own: a DNS record's type in its edit form).
+        edit_text: Hands a multi-line input's text to the user's editor (ctrl+e).
     """
 
     def __init__(
@@ -267,6 +271,7 @@ class FormModal(RequestModal):
         load_record: LoadRecord | None = None,
         name: str = "",
         context: Mapping[str, Any] | None = None,
+        edit_text: EditText | None = None,
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
         self.context = dict(context or {})
@@ -287,7 +292,8 @@ class FormModal(RequestModal):
         self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
-        if any(f.kind in ("multiline", "lines", "json") for f in form.fields):
+        self.edit_text = edit_text
+        if edit_text and any(f.kind in ("multiline", "lines", "json") for f in form.fields):
             self.hint = f"{self.hint} · ctrl+e $EDITOR"
 
     def compose_body(self) -> ComposeResult:
@@ -327,9 +333,7 @@ class FormModal(RequestModal):
     def on_edit_in_editor(self, event: EditInEditor) -> None:
         """ctrl+e on a text area: edit it in ``$VISUAL``/``$EDITOR`` (a 0600 file, removed
         afterwards), as an existing script's ``E`` does."""
-        from screens.handoff import edit_text
-
-        edited = edit_text(self.app, event.text, event.file_name)
+        edited = self.edit_text(event.text, event.file_name) if self.edit_text else None
         if edited is not None:
             self.model_form.put_edited(event.name, edited)
 

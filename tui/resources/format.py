@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from tui.resources.derived import derived, is_derived
 from tui.resources.spec import TRANSITIONAL_STATUSES, FieldSpec, ResourceSpec, ValueKind, dig
 
 Tone = Literal["ok", "busy", "warn", "error", "muted", "neutral"]
@@ -206,8 +207,9 @@ def sort_value(value: Any) -> tuple[int, Any]:
 def display(
     item: Mapping[str, Any], key: str, kind: ValueKind, transitional: frozenset[str] = frozenset()
 ) -> str:
-    """Display text of the field ``key`` of ``item``: a badge for statuses, else formatted."""
-    value = dig(item, key)
+    """Display text of the field ``key`` of ``item`` (or of the derived value ``@name``): a
+    badge for statuses, else formatted."""
+    value = derived(item, key) if is_derived(key) else dig(item, key)
     if kind == "status":
         return badge_text(None if value is None else str(value), transitional)
     return format_value(value, kind)
