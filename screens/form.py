@@ -39,6 +39,7 @@ from tui.resources.forms import (
     FormResult,
     FormSpec,
     build_body,
+    empty_cautions,
     field_errors,
     irreversible_changes,
 )
@@ -454,8 +455,9 @@ class FormModal(RequestModal):
         from screens.confirm import ConfirmModal, request_preview
 
         warnings = irreversible_changes(self.form, body)
+        cautions = empty_cautions(self.form, body)
         quote = await self.quote(body) if self.quote is not None else None
-        if not warnings and quote is None:
+        if not warnings and not cautions and quote is None:
             return True
         method, _, path = self.request_line.partition(" ")
         price = quote.text() if quote is not None else ""
@@ -463,7 +465,7 @@ class FormModal(RequestModal):
             typed = self.name_text or str(body.get("label") or "") or "yes"
             modal = ConfirmModal(
                 f"{self.title_text}: this cannot be undone",
-                " ".join(warnings),
+                " ".join([*warnings, *cautions]),
                 request_preview(method, path, body),
                 typed=typed,
                 confirm_label=self.send_label,
@@ -472,7 +474,9 @@ class FormModal(RequestModal):
         else:
             modal = ConfirmModal(
                 f"{self.title_text}?",
-                "This is billed. Check the price, then confirm.",
+                " ".join(
+                    ["This is billed. Check the price, then confirm."] * bool(quote) + cautions
+                ),
                 request_preview(method, path, body),
                 confirm_label=self.send_label,
                 price=price,

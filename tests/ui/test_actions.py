@@ -222,7 +222,9 @@ async def test_a_mysql_database_is_created_from_the_offered_engines() -> None:
         form.set_value("region", (await options_of(pilot, form, "region"))[0])
         form.set_value("type", (await options_of(pilot, form, "type"))[0])
         await pilot.press("ctrl+s")
-        await confirm_price(pilot)
+        confirm = await confirm_price(pilot)
+        # Left empty, the allow list lets nobody in: the confirmation says so.
+        assert "refuse every connection" in confirm.message
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         rows = app.session.simulator.store.rows("databases.instances")

@@ -130,6 +130,21 @@ def test_mysql_password_only_in_a_private_file_removed_afterwards(
     assert not folder.exists()
 
 
+def test_mysql_asks_for_tls_through_the_configured_option_when_the_database_requires_it(
+    path_with,
+) -> None:  # type: ignore[no-untyped-def]
+    env = path_with("mysql")
+    required = {**DB, "ssl_connection": True}
+    with prepared(mysql_launch(required, CREDS, MysqlHandoff()), env) as prep:
+        assert prep.argv[-1] == "--ssl-mode=REQUIRED"
+    mariadb = MysqlHandoff(tls_options=["--ssl"], options=["orders"])
+    with prepared(mysql_launch(required, CREDS, mariadb), env) as prep:
+        assert shown(prep.argv)[-2:] == ["orders", "--ssl"]
+    plain = {**DB, "ssl_connection": False}
+    with prepared(mysql_launch(plain, CREDS, MysqlHandoff()), env) as prep:
+        assert not any(a.startswith("--ssl") for a in prep.argv)
+
+
 def test_files_are_removed_when_the_block_fails(path_with, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     launch = mysql_launch(DB, CREDS, MysqlHandoff())
     with pytest.raises(RuntimeError), prepared(launch, path_with("mysql"), tmp_root=tmp_path):

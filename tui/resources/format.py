@@ -216,11 +216,24 @@ def display(
 
 
 def field_display(
-    item: Mapping[str, Any], field: FieldSpec, transitional: frozenset[str] = frozenset()
+    item: Mapping[str, Any],
+    field: FieldSpec,
+    transitional: frozenset[str] = frozenset(),
+    *,
+    reveal: bool = False,
 ) -> str:
-    """Display text of a detail field: :func:`display`, or the field's text for 0 (defaults)."""
+    """Display text of a detail field: :func:`display`, or the field's text for 0 (defaults).
+
+    Args:
+        item: The item.
+        field: The field.
+        transitional: Statuses shown as in progress.
+        reveal: Show a secret field's value (the user asked) instead of the mask.
+    """
     if field.zero and dig(item, field.key) == 0:
         return field.zero
+    if reveal and field.kind == "secret":
+        return display(item, field.key, "text", transitional)
     return display(item, field.key, field.kind, transitional)
 
 
@@ -304,6 +317,11 @@ def redact(value: Any) -> Any:
     if isinstance(value, list):
         return [redact(v) for v in value]
     return value
+
+
+def has_secret_fields(spec: ResourceSpec) -> bool:
+    """True when a detail field of ``spec`` holds a secret (shown masked until asked)."""
+    return any(f.kind == "secret" for s in spec.sections for f in s.fields)
 
 
 def is_secret_field(spec: ResourceSpec, key: str) -> bool:

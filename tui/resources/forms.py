@@ -828,6 +828,12 @@ def irreversible_changes(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def empty_cautions(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
+    """What leaving a field out of ``body`` means, for the fields the model warns about."""
+    warned: Mapping[str, str] = getattr(form.model, "warn_when_empty", {})
+    return [text for name, text in warned.items() if body.get(name) in (None, "", [], {})]
+
+
 # -- values ----------------------------------------------------------------------------------
 
 
