@@ -449,6 +449,11 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self.refresh_bindings()  # "Show/hide secret" follows the focused input
+        widget = event.widget
+        if isinstance(widget, Input) and not widget.password:
+            secrets = (self.widget_for(n) for n in self.form.secret_names if n in self._ids)
+            if any(widget is secret for secret in secrets):
+                widget.password = True  # shown on request only while the user is on it
 
     def action_generate(self) -> None:
         """Generate a strong password into the focused password field (else the first one)."""
@@ -465,11 +470,11 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
         if f is not None and f.max_length is not None:
             length = min(length, int(f.max_length))
         widget.value = generate_password(length)
-        widget.password = False  # shown so the user can keep it; ctrl+t hides it again
+        widget.password = False  # shown so the user can keep it; masked again on leaving
         self._show_error(name, "")
         # Said beside the field, not in a toast that would outlive the form.
         note = self.query_one(f"#row-{self._ids[name]}", Vertical).query_one(".form-error", Static)
-        note.update(Text("Generated and shown so you can keep it; ctrl+t hides it."))
+        note.update(Text("Generated and shown so you can keep it; hidden again when you leave."))
         note.remove_class("-hidden")
         note.add_class("-note")
 

@@ -55,3 +55,31 @@ async def test_a_database_password_is_revealed_with_s_and_hidden_again_on_leavin
         title, message = app.notification_log[-1]
         assert title == "Copied" and password not in message
         assert "OSC 52" in message and "press s to show it" in message
+
+
+async def test_a_password_typed_in_a_form_is_shown_on_request_and_masked_on_leaving() -> None:
+    from textual.widgets import Input
+
+    from screens.form import FormModal
+    from tests.ui.helpers import open_form, wait_until
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        form: FormModal = await open_form(pilot, "instances")
+        model_form = form.model_form
+        image = model_form.widget_for("image")
+        await wait_until(pilot, lambda: len(image._options) > 1)
+        model_form.set_value("image", "compute/debian12")
+        await pilot.pause()
+        secret = model_form.widget_for("root_pass")
+        assert isinstance(secret, Input) and secret.password
+        secret.focus()
+        await pilot.press(*"Typed-secret-7")
+        await pilot.press("ctrl+t")
+        assert not secret.password  # shown on request
+        await pilot.press("tab")
+        await pilot.pause()
+        assert secret.password  # masked again once the user left it
+        await pilot.press("escape")
+        await settle(pilot)
