@@ -67,6 +67,7 @@ ACTION_SCREENS: dict[str, str] = {
     "deployscripts.edit_script": "screens.script_edit:edit_script",
     "domains.zone_edit": "screens.zone_edit:edit_zone",
     "images.upload_data": "screens.image_upload:upload_image",
+    "text": "screens.actions:show_text",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 
@@ -236,7 +237,7 @@ class ActionContext:
                 the message names the field to fill first.
         """
         items = await self.load_items(source, values)
-        return [option for item in items for option in source.options(item)]
+        return [*source.extra, *(option for item in items for option in source.options(item))]
 
     async def load_items(
         self, source: ChoiceSource, values: Mapping[str, Any] | None = None
@@ -246,6 +247,7 @@ class ActionContext:
         A region chooser offers only regions with the capability the action's operation needs
         (:func:`~tui.resources.choosers.capability_for`).
         """
+        from tui.resources.choice_items import choice_items
         from tui.resources.choosers import capability_for, offers
         from tui.resources.forms import choice_context, form_title
 
@@ -261,14 +263,11 @@ class ActionContext:
             params[param] = value
         context = choice_context(self.item, values)
         capability = capability_for(self.action.endpoint)
-        items: list[dict[str, Any]] = []
-        async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
-            for item in page.data:
-                if source.accepts(item, context) and offers(source.facts, item, capability):
-                    items.append(item)
-            if len(items) >= MAX_CHOICES:
-                break
-        return items[:MAX_CHOICES]
+
+        def accept(item: Mapping[str, Any]) -> bool:
+            return source.accepts(item, context) and offers(source.facts, item, capability)
+
+        return await choice_items(self.session.client, source, params, accept, MAX_CHOICES)
 
     async def load_record(self, endpoint: str, params: Mapping[str, Any]) -> Any:
         """One record by operation name (a deployment script chosen in a form)."""
@@ -319,6 +318,22 @@ class ActionContext:
 
 
 Flow = Callable[[ActionContext], Awaitable[bool]]
+
+
+EDITOR = "screens.handoff:edit_text"
+"""The editor hand-off, imported on first use like the flows (it needs this module)."""
+
+
+def _editor(app: App[Any]) -> Callable[[str, str], str | None]:
+    """Edits a form's text in the user's editor through the one hand-off."""
+    module_name, _, function = EDITOR.partition(":")
+    edit = getattr(importlib.import_module(module_name), function)
+
+    def edit_text(text: str, file_name: str) -> str | None:
+        edited: str | None = edit(app, text, file_name)
+        return edited
+
+    return edit_text
 
 
 def flow_for(screen_id: str) -> Flow:
@@ -413,6 +428,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         load_record=ctx.load_record,
         name=ctx.label,
         context=ctx.item,
+        edit_text=_editor(ctx.app),
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
@@ -441,12 +457,18 @@ async def after_success(ctx: ActionContext, answer: Any) -> None:
         ctx.done(f"{ctx.action.label}: {ctx.label or 'done'}")
         return
     created = ""
-    if isinstance(answer, Mapping) and ctx.action.target == "collection":
-        created = ctx.spec.label_of(answer)
+    if isinstance(answer, Mapping) and (
+        ctx.action.target == "collection" or ctx.endpoint.name.endswith(".create")
+    ):
+        created = ctx.spec.label_of(answer)  # also "new instance from this backup/image"
     what = created or ctx.label
     ctx.done(f"{ctx.action.label}: {what}" if what else f"{ctx.action.label}: done")
     if ctx.endpoint.name == "profile.phone.send":
         _show_demo_sms(ctx)
+    if ctx.action.text:
+        # What to do next with the record (mount a new volume): from the answer, or the item.
+        record = answer if isinstance(answer, Mapping) else {}
+        await show_text(ctx, {**(ctx.item or {}), **record})
     if not isinstance(answer, Mapping):
         return
     keep = tuple(k for k in ONCE_FIELDS if answer.get(k))
@@ -458,6 +480,26 @@ async def after_success(ctx: ActionContext, answer: Any) -> None:
         await ctx.app.push_screen_wait(
             OnceModal(ctx.title, dict(answer), (*context, *keep), shown_once=final)
         )
+
+
+async def show_text(ctx: ActionContext, record: Mapping[str, Any] | None = None) -> bool:
+    """Show the action's derived text (:attr:`Action.text`) of ``record`` (default: the
+    action's item) in a dialog that copies it: the commands that make a volume usable.
+
+    Returns:
+        False: nothing was changed.
+    """
+    from screens.commands_modal import CommandsModal
+    from tui.resources.derived import derived, derived_title
+
+    key = ctx.action.text
+    record = record if record is not None else ctx.item or {}
+    text = derived(record, key)
+    if text:
+        label = ctx.label or str(record.get("label") or "")
+        title = f"{derived_title(key)}: {label}" if label else derived_title(key)
+        await ctx.app.push_screen_wait(CommandsModal(title, text))
+    return False
 
 
 def _show_demo_sms(ctx: ActionContext) -> None:

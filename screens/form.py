@@ -42,10 +42,12 @@ from tui.resources.forms import (
     FormSpec,
     build_body,
     choice_context,
+    empty_cautions,
     field_errors,
     irreversible_changes,
 )
 from tui.resources.pricing import Quote
+from widgets.form_editor import EditInEditor
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -61,6 +63,9 @@ PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
 
 LoadRecord = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
 """Reads one record: ``(operation, path parameters) -> JSON`` (a chosen deployment script)."""
+
+EditText = Callable[[str, str], "str | None"]
+"""``(text, file name) -> the edited text`` in the user's editor (None: not edited)."""
 
 LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
 """Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
@@ -263,6 +268,7 @@ class FormModal(RequestModal):
         name: The item's label (edit forms), typed to confirm a value that cannot be undone.
         context: The item the form is about (its fields decide rules with no input of their
             own: a DNS record's type in its edit form).
+        edit_text: Hands a multi-line input's text to the user's editor (ctrl+e).
     """
 
     def __init__(
@@ -280,6 +286,7 @@ class FormModal(RequestModal):
         load_record: LoadRecord | None = None,
         name: str = "",
         context: Mapping[str, Any] | None = None,
+        edit_text: EditText | None = None,
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
         self.context = dict(context or {})
@@ -300,6 +307,9 @@ class FormModal(RequestModal):
         self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
+        self.edit_text = edit_text
+        if edit_text and any(f.kind in ("multiline", "lines", "json") for f in form.fields):
+            self.hint = f"{self.hint} · ctrl+e $EDITOR"
 
     def compose_body(self) -> ComposeResult:
         yield ModelForm(self.form, self.initial, id="form", context=self.context)
@@ -334,6 +344,13 @@ class FormModal(RequestModal):
                 self._sources[key] = f.source
                 keys.add(key)
         return keys
+
+    def on_edit_in_editor(self, event: EditInEditor) -> None:
+        """ctrl+e on a text area: edit it in ``$VISUAL``/``$EDITOR`` (a 0600 file, removed
+        afterwards), as an existing script's ``E`` does."""
+        edited = self.edit_text(event.text, event.file_name) if self.edit_text else None
+        if edited is not None:
+            self.model_form.put_edited(event.name, edited)
 
     def on_model_form_rows_added(self, event: ModelForm.RowsAdded) -> None:
         """A repeated list grew: the form is the widget's now; fill the new choice lists."""
@@ -455,8 +472,9 @@ class FormModal(RequestModal):
         from screens.confirm import ConfirmModal, request_preview
 
         warnings = irreversible_changes(self.form, body)
+        cautions = empty_cautions(self.form, body)
         quote = await self.quote(body) if self.quote is not None else None
-        if not warnings and quote is None:
+        if not warnings and not cautions and quote is None:
             return True
         method, _, path = self.request_line.partition(" ")
         price = quote.text() if quote is not None else ""
@@ -464,7 +482,7 @@ class FormModal(RequestModal):
             typed = self.name_text or str(body.get("label") or "") or "yes"
             modal = ConfirmModal(
                 f"{self.title_text}: this cannot be undone",
-                " ".join(warnings),
+                " ".join([*warnings, *cautions]),
                 request_preview(method, path, body),
                 typed=typed,
                 confirm_label=self.send_label,
@@ -474,7 +492,9 @@ class FormModal(RequestModal):
         else:
             modal = ConfirmModal(
                 f"{self.title_text}?",
-                "This is billed. Check the price, then confirm.",
+                " ".join(
+                    ["This is billed. Check the price, then confirm."] * bool(quote) + cautions
+                ),
                 request_preview(method, path, body),
                 confirm_label=self.send_label,
                 price=price,

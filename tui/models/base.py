@@ -53,6 +53,10 @@ class RequestModel(BaseModel):
     """Fields whose value, once sent, cannot be taken back -> (that value, what it means).
     Forms ask for a typed confirmation before sending it."""
 
+    warn_when_empty: ClassVar[Mapping[str, str]] = {}
+    """Fields whose absence (or empty value) in a body has a consequence worth a second look
+    -> that consequence, in words. Forms confirm before sending such a body, saying it."""
+
     shown_when: ClassVar[Mapping[str, When]] = {}
     """Fields asked only while another field holds certain values -> the rule (see
     :mod:`tui.models.rules`). Forms hide the others, and a hidden input is never sent."""

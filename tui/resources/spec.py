@@ -143,6 +143,9 @@ class Action:
             ``mongosh``; see ``tui.handoff``); such actions use ``screen="handoff"``.
         fetch: Answers a hand-off needs first: name -> registry name of an operation called
             with the item's parameters (``{"credentials": "databases.mysql.credentials.view"}``).
+        text: A derived value (``@name``, :mod:`tui.resources.derived`) shown in a copyable
+            dialog: after the action succeeds, read from the answer (the commands to use a new
+            volume), or instead of any request when ``screen`` is ``"text"``.
     """
 
     id: str
@@ -165,6 +168,7 @@ class Action:
     bulk: bool = False
     handoff: str | None = None
     fetch: Mapping[str, str] = field(default_factory=dict)
+    text: str = ""
 
 
 @dataclass(frozen=True)
