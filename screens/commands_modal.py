@@ -1,7 +1,7 @@
 """Text to take elsewhere (commands to run on an instance), shown and copied with one key.
 
 :class:`CommandsModal` shows a derived text (:mod:`tui.resources.derived`) of an action's
-record (``screens.actions.show_text``); ``y`` copies all of it. :func:`copy_text` is how
+record (``screens.action_results.show_text``); ``y`` copies all of it. :func:`copy_text` is how
 anything is copied: the terminal's clipboard through OSC 52, and a notification that says so
 and where to read the value when the terminal ignores OSC 52 (tmux without
 ``set-clipboard on``, some terminals over SSH).
