@@ -31,19 +31,15 @@ from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
-from tui.accounts.fanout import parse_fanout_command
-from tui.accounts.switch import parse_account_command
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
-from tui.home.areas import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
+from tui.home.areas import HOME_AREAS, HOME_BY_ID
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
     AREA_BY_ID,
     AREA_OF_SPEC,
     AREAS,
-    BUILTIN_COMMANDS,
     SPECS,
     open_target,
-    resolve_command,
 )
 from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
@@ -492,64 +488,10 @@ class CloudApp(App[int]):
         self.push_screen(CommandLineScreen(), self.run_command)
 
     def run_command(self, text: str | None) -> None:
-        """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in."""
-        if not text:
-            return
-        word = text.strip().lstrip(":").lower()
-        account = parse_account_command(text)
-        if account is not None:
-            from screens.accounts import account_command
+        """Run a ``:`` command (see :func:`screens.command_line.run_command`)."""
+        from screens.command_line import run_command
 
-            account_command(self, account)  # the profile name keeps its case
-            return
-        fanout = parse_fanout_command(text, self.settings)
-        if isinstance(fanout, str):
-            self.notify(fanout, title=":fanout", severity="warning", markup=False)
-            return
-        if fanout is not None:
-            from screens.fanout import open_fanout
-
-            open_fanout(self, fanout)  # a list, or the overview of every account
-            return
-        if word.split()[0] == "export":
-            from screens.export_command import run_export
-
-            run_export(self, text.strip().lstrip(":"))  # the path keeps its case
-            return
-        builtin = BUILTIN_COMMANDS.get(word)
-        if builtin == "quit":
-            self.exit(0)
-            return
-        if builtin == "help":
-            self.action_help()
-            return
-        if builtin == "back":
-            if len(self.screen_stack) > 1:
-                self.pop_screen()
-            return
-        if builtin in ("refresh", "json"):
-            screen = self.screen
-            method = getattr(screen, "refresh_all" if builtin == "refresh" else "action_json", None)
-            if method is None and builtin == "json" and isinstance(screen, PaneHost):
-                pane = screen.active_pane()
-                method = getattr(pane, "action_json", None)
-            if method is not None:
-                method()
-            return
-        if word in READ_ONLY_WORDS:
-            from screens.home_actions import toggle_read_only
-
-            toggle_read_only(self)
-            return
-        home = home_area(word)
-        if home is not None:
-            self.go_to_area(home)
-            return
-        destination = resolve_command(word)
-        if destination is None:
-            self.notify(f"Unknown command: {text}", title=":", severity="warning", markup=False)
-            return
-        self.go_to_area(destination.area.id, destination.spec or destination.area.root)
+        run_command(self, text)
 
     def action_help(self) -> None:
         """Show every binding of the current screen."""

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
@@ -240,7 +240,7 @@ class ListingClient(CallingClient):
         return items
 
 
-async def _cancel(tasks: list[asyncio.Future[Any]]) -> None:
+async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
     """Cancel ``tasks`` and collect them, so none logs "exception was never retrieved"."""
     for task in tasks:
         task.cancel()
