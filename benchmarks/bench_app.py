@@ -42,8 +42,8 @@ def child(scale: int, latency: float, spawned: float) -> dict[str, Any]:
     import resource
 
     t_import = time.time()
-    from tui.config import Settings
-    from tui.session import Session
+    from tui.session.config import Settings
+    from tui.session.runtime import Session
 
     settings = Settings(start_area="instances")  # the list, not the overview
     t_session = time.time()

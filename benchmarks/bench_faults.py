@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pydantic import SecretStr
 
 from tests.integration.test_bad_servers import Served
-from tui.config import RefreshSettings, Settings
 from tui.refresh import MAYBE_DONE
-from tui.session import Session
+from tui.session.config import RefreshSettings, Settings
+from tui.session.runtime import Session
 from tui.simulator import DEMO_TOKENS
 from tui.simulator.faults import Faults
 from tui.simulator.server import build_simulator

@@ -38,8 +38,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Load the list, then run the cycles; returns the figures."""
     from screens.list_pane import ResourceListPane
     from tui.app import CloudApp, freeze_startup_heap
-    from tui.config import RefreshSettings, Settings
-    from tui.session import Session
+    from tui.session.config import RefreshSettings, Settings
+    from tui.session.runtime import Session
 
     # Long timer intervals: only this benchmark's cycles refresh the list.
     settings = Settings(

@@ -40,8 +40,8 @@ def child(url: str, spawned: float) -> dict[str, Any]:
 
     from pydantic import SecretStr
 
-    from tui.config import Settings
-    from tui.session import Session
+    from tui.session.config import Settings
+    from tui.session.runtime import Session
     from tui.simulator.auth import DEMO_TOKENS
 
     settings = Settings(start_area="overview")

@@ -66,9 +66,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Drive the app through the three phases; returns the figures."""
     from screens.list_pane import ResourceListPane
     from tui.app import CloudApp, freeze_startup_heap
-    from tui.config import Settings
     from tui.refresh import RefreshPolicy
-    from tui.session import Session
+    from tui.session.config import Settings
+    from tui.session.runtime import Session
     from tui.simulator.clock import RealClock
 
     k = args.speed

@@ -17,8 +17,8 @@ sys.path.insert(0, str(ROOT))
 
 from textual.pilot import Pilot  # noqa: E402
 
-from tui.config import RefreshSettings, Settings  # noqa: E402
-from tui.session import Session  # noqa: E402
+from tui.session.config import RefreshSettings, Settings  # noqa: E402
+from tui.session.runtime import Session  # noqa: E402
 from tui.simulator import VirtualClock  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "screenshots"

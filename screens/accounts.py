@@ -1,7 +1,7 @@
 """``:account``: switch the running app to another profile, with a picker when no name is given.
 
 The session side (which profiles exist, reading the chosen one's token, building its client)
-is :mod:`tui.account_switch`; this module does the screen side. A switch drops every screen of
+is :mod:`tui.accounts.switch`; this module does the screen side. A switch drops every screen of
 the old account, the dialogs on top included: their workers are cancelled with them, so what a
 dialog would have sent reaches neither account. The areas then open afresh on the new session:
 lists, overview, watchlist and activity log are the new account's, and no toast of the old one
@@ -29,10 +29,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.account_switch import AccountUnavailable, open_account, profile_names
+from tui.accounts.switch import AccountUnavailable, open_account, profile_names
 
 if TYPE_CHECKING:
-    from tui.session import Session
+    from tui.session.runtime import Session
 
 SWITCH_MODE = "_account_switch"
 """The mode shown while the areas are rebuilt for the new account."""

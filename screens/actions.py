@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tui.accounts import acting_as
+from screens.action_results import after_success
+from tui.accounts.naming import acting_as
 from tui.api.changes import change_target
 from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError, may_have_been_carried_out
@@ -42,19 +43,10 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from tui.resources.pricing import Quote
-    from tui.session import Session
+    from tui.session.runtime import Session
 
 MAX_CHOICES = 2000
 """Options offered in one choice list; beyond that the user types the value."""
-
-ONCE_FIELDS = ("secret_key", "upload_to", "url", "password")
-"""Answer fields worth keeping from an answer: they open the "keep this" dialog."""
-
-SHOWN_ONCE = frozenset({"secret_key", "password"})
-"""Of those, the ones the API will never show again (a URL can be made again)."""
-
-CONTEXT_FIELDS = ("label", "access_key", "id")
-"""Shown beside them so the user knows what they belong to."""
 
 ACTION_SCREENS: dict[str, str] = {
     "compute.resize": "screens.compute_actions:resize",
@@ -68,6 +60,7 @@ ACTION_SCREENS: dict[str, str] = {
     "deployscripts.edit_script": "screens.script_edit:edit_script",
     "domains.zone_edit": "screens.zone_edit:edit_zone",
     "images.upload_data": "screens.image_upload:upload_image",
+    "text": "screens.action_results:show_text",
 }
 """Action ``screen`` id -> ``"module:function"`` of its flow, imported on first use."""
 
@@ -157,7 +150,7 @@ class ActionContext:
 
         Actions are driven by specs, which read answers by field name, so the JSON stays raw.
         The item's label goes to the activity log with the change (never the body); a change
-        that succeeded is noted for undo with the item as it was before (see :mod:`tui.undo`).
+        that succeeded is noted for undo with the item as it was before (see :mod:`tui.home.undo`).
 
         Args:
             body: Request body.
@@ -237,7 +230,7 @@ class ActionContext:
                 the message names the field to fill first.
         """
         items = await self.load_items(source, values)
-        return [option for item in items for option in source.options(item)]
+        return [*source.extra, *(option for item in items for option in source.options(item))]
 
     async def load_items(
         self, source: ChoiceSource, values: Mapping[str, Any] | None = None
@@ -247,6 +240,7 @@ class ActionContext:
         A region chooser offers only regions with the capability the action's operation needs
         (:func:`~tui.resources.choosers.capability_for`).
         """
+        from tui.resources.choice_items import choice_items
         from tui.resources.choosers import capability_for, offers
         from tui.resources.forms import choice_context, form_title
 
@@ -262,15 +256,12 @@ class ActionContext:
             params[param] = value
         context = choice_context(self.item, values)
         capability = capability_for(self.action.endpoint)
-        items: list[dict[str, Any]] = []
-        async for page in self.session.client.iter_all(source.endpoint, params, model=dict):
-            for item in page.data:
-                accepted = source.accepts(item, context, self.item)
-                if accepted and offers(source.facts, item, capability):
-                    items.append(item)
-            if len(items) >= MAX_CHOICES:
-                break
-        return items[:MAX_CHOICES]
+
+        def accept(item: Mapping[str, Any]) -> bool:
+            accepted = source.accepts(item, context, self.item)
+            return accepted and offers(source.facts, item, capability)
+
+        return await choice_items(self.session.client, source, params, accept, MAX_CHOICES)
 
     async def load_record(self, endpoint: str, params: Mapping[str, Any]) -> Any:
         """One record by operation name (a deployment script chosen in a form)."""
@@ -321,6 +312,22 @@ class ActionContext:
 
 
 Flow = Callable[[ActionContext], Awaitable[bool]]
+
+
+EDITOR = "screens.handoff:edit_text"
+"""The editor hand-off, imported on first use like the flows (it needs this module)."""
+
+
+def _editor(app: App[Any]) -> Callable[[str, str], str | None]:
+    """Edits a form's text in the user's editor through the one hand-off."""
+    module_name, _, function = EDITOR.partition(":")
+    edit = getattr(importlib.import_module(module_name), function)
+
+    def edit_text(text: str, file_name: str) -> str | None:
+        edited: str | None = edit(app, text, file_name)
+        return edited
+
+    return edit_text
 
 
 def flow_for(screen_id: str) -> Flow:
@@ -416,6 +423,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         name=ctx.label,
         context=ctx.item,
         note=demo_note(ctx.action.endpoint) if ctx.session.demo else "",
+        edit_text=_editor(ctx.app),
     )
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
@@ -450,47 +458,3 @@ async def run_plain(ctx: ActionContext, *, message: str = "") -> bool:
         return ctx.failed(error)
     await after_success(ctx, answer)
     return True
-
-
-async def after_success(ctx: ActionContext, answer: Any) -> None:
-    """Tell the user, and show what an answer shows only once."""
-    if hasattr(ctx.app, "changes"):
-        ctx.app.changes += 1  # lists on other screens refresh when shown again
-    if ctx.endpoint.method == "DELETE":
-        ctx.done(f"{ctx.action.label}: {ctx.label or 'done'}")
-        return
-    created = ""
-    if isinstance(answer, Mapping) and ctx.action.target == "collection":
-        created = ctx.spec.label_of(answer)
-    what = created or ctx.label
-    ctx.done(f"{ctx.action.label}: {what}" if what else f"{ctx.action.label}: done")
-    if ctx.endpoint.name == "profile.phone.send":
-        _show_demo_sms(ctx)
-    if not isinstance(answer, Mapping):
-        return
-    keep = tuple(k for k in ONCE_FIELDS if answer.get(k))
-    if keep:
-        from screens.once import OnceModal
-
-        context = tuple(k for k in CONTEXT_FIELDS if answer.get(k) not in (None, ""))
-        final = any(k in SHOWN_ONCE for k in keep)
-        await ctx.app.push_screen_wait(
-            OnceModal(ctx.title, dict(answer), (*context, *keep), shown_once=final)
-        )
-
-
-def _show_demo_sms(ctx: ActionContext) -> None:
-    """In demo mode no SMS leaves the machine: show the simulated one so verify can be tried."""
-    simulator = ctx.session.simulator
-    user = getattr(ctx.app, "user_context", None)
-    if simulator is None or user is None:
-        return
-    from tui.simulator.handlers.profile import pending_phone_code
-
-    code = pending_phone_code(simulator.store, user.username)
-    if code:
-        ctx.app.notify(
-            f"Your verification code is {code} (valid 10 minutes). Press v to verify.",
-            title="Simulated SMS (demo)",
-            markup=False,
-        )

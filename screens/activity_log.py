@@ -11,7 +11,7 @@ Bindings:
 | enter | table.select | The change in words (local time, target, outcome, request) |
 
 The Undo column says, for each change of this session, whether ``u`` undoes it, and for one
-that cannot be undone, why (:mod:`tui.undo` computes it from the operation's declaration).
+that cannot be undone, why (:mod:`tui.home.undo` computes it from the operation's declaration).
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from textual.worker import Worker
 
 from screens.shell import ShellScreen, forward_worker_state
 from screens.text_modal import TextModal
-from tui.activity import ActivityEntry
 from tui.api.errors import CloudError
+from tui.home.activity import ActivityEntry
+from tui.home.undo import NotedChange, UndoJournal
 from tui.refresh import describe_error, error_title
 from tui.resources.rows import TableColumn, TableRow
-from tui.undo import NotedChange, UndoJournal
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 

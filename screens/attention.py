@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from tui.overview import Attention
+from tui.home.overview import Attention
 
 
 def apply_list_query(

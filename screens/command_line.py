@@ -1,10 +1,13 @@
-"""The ``:`` command line: area aliases with completion (``:in``, ``:domains``, ``:k8s`` ...).
+"""The ``:`` command line: area aliases with completion (``:in``, ``:domains``, ``:k8s`` ...),
+and what a command does (:func:`run_command`).
 
 ``:account NA`` completes to the profiles of the config file; ``:fanout`` to its areas, then
 to the profiles.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -15,9 +18,14 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from tui.account_switch import complete_account, profile_names
-from tui.fanout import complete_fanout
-from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command
+from screens.pane_host import PaneHost
+from tui.accounts.fanout import complete_fanout, parse_fanout_command
+from tui.accounts.switch import complete_account, parse_account_command, profile_names
+from tui.home.areas import READ_ONLY_WORDS, home_area
+from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command, resolve_command
+
+if TYPE_CHECKING:
+    from tui.app import CloudApp
 
 
 class CommandLineScreen(ModalScreen[str | None]):
@@ -99,3 +107,69 @@ class CommandLineScreen(ModalScreen[str | None]):
     def action_cancel(self) -> None:
         """Close without a command."""
         self.dismiss(None)
+
+
+def run_command(app: CloudApp, text: str | None) -> None:
+    """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in.
+
+    Args:
+        app: The running app.
+        text: What was typed after ``:`` (None or empty: the line was cancelled).
+    """
+    if not text:
+        return
+    word = text.strip().lstrip(":").lower()
+    account = parse_account_command(text)
+    if account is not None:
+        from screens.accounts import account_command
+
+        account_command(app, account)  # the profile name keeps its case
+        return
+    fanout = parse_fanout_command(text, app.settings)
+    if isinstance(fanout, str):
+        app.notify(fanout, title=":fanout", severity="warning", markup=False)
+        return
+    if fanout is not None:
+        from screens.fanout import open_fanout
+
+        open_fanout(app, fanout)  # a list, or the overview of every account
+        return
+    if word.split()[0] == "export":
+        from screens.export_command import run_export
+
+        run_export(app, text.strip().lstrip(":"))  # the path keeps its case
+        return
+    builtin = BUILTIN_COMMANDS.get(word)
+    if builtin == "quit":
+        app.exit(0)
+        return
+    if builtin == "help":
+        app.action_help()
+        return
+    if builtin == "back":
+        if len(app.screen_stack) > 1:
+            app.pop_screen()
+        return
+    if builtin in ("refresh", "json"):
+        screen = app.screen
+        method = getattr(screen, "refresh_all" if builtin == "refresh" else "action_json", None)
+        if method is None and builtin == "json" and isinstance(screen, PaneHost):
+            pane = screen.active_pane()
+            method = getattr(pane, "action_json", None)
+        if method is not None:
+            method()
+        return
+    if word in READ_ONLY_WORDS:
+        from screens.home_actions import toggle_read_only
+
+        toggle_read_only(app)
+        return
+    home = home_area(word)
+    if home is not None:
+        app.go_to_area(home)
+        return
+    destination = resolve_command(word)
+    if destination is None:
+        app.notify(f"Unknown command: {text}", title=":", severity="warning", markup=False)
+        return
+    app.go_to_area(destination.area.id, destination.spec or destination.area.root)

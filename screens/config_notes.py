@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tui.config_keys import UnknownKey, unknown_binding_ids
+from tui.session.config_keys import UnknownKey, unknown_binding_ids
 
 TITLE = "Config file"
 TIMEOUT = 20.0

@@ -29,7 +29,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from tui.accounts import ACTING_ACCOUNT, AccountMark, in_account
+from tui.accounts.naming import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import redact
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """``:fanout AREA [PROFILE...]``: one table of the items of several accounts.
 
-Each account is listed concurrently through its own session (:mod:`tui.fanout`); its rows
+Each account is listed concurrently through its own session (:mod:`tui.accounts.fanout`); its rows
 appear as soon as it answers, and an account that fails shows its own error line under the
 table without hiding the others. The Account column is the first, and the ``/`` filter
 language applies (``account:prod``). An action on a row runs against that row's account, and
@@ -39,9 +39,7 @@ from screens.shell import (
     forward_worker_state,
     start_action,
 )
-from tui.account_switch import AccountUnavailable
-from tui.api.changes import ChangeEvent
-from tui.fanout import (
+from tui.accounts.fanout import (
     ACCOUNT_FIELD,
     AccountListing,
     FanoutRequest,
@@ -51,10 +49,12 @@ from tui.fanout import (
     own_item,
     row_key,
 )
+from tui.accounts.switch import AccountUnavailable
+from tui.api.changes import ChangeEvent
 from tui.resources.availability import UserContext, availability
 from tui.resources.rows import table_columns, table_row
 from tui.resources.spec import Action, ResourceSpec
-from tui.session import Session
+from tui.session.runtime import Session
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -339,7 +339,7 @@ def open_fanout(app: Any, request: FanoutRequest | OverviewRequest) -> None:
 
 def _log_changes(session: Session) -> None:
     """Record the changes sent to another account in that profile's activity log."""
-    from tui.activity import ActivityLog
+    from tui.home.activity import ActivityLog
 
     try:
         log = ActivityLog(session.profile_name)

@@ -22,8 +22,8 @@ from textual.widgets import Static
 from textual.worker import Worker
 
 from screens.shell import ShellScreen, forward_worker_state
-from tui.fanout import FanoutSessions, OverviewRequest
-from tui.fanout_overview import (
+from tui.accounts.fanout import FanoutSessions, OverviewRequest
+from tui.accounts.fanout_overview import (
     PARTS,
     AccountOverview,
     attention_lines,

@@ -31,7 +31,7 @@ from textual.widgets import Button, Select, Static
 from textual.worker import Worker
 
 from screens.confirm import account_style, account_title
-from tui.accounts import ACTING_ACCOUNT
+from tui.accounts.naming import ACTING_ACCOUNT
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.resources.expansions import EXPANSIONS, expanded
@@ -42,11 +42,13 @@ from tui.resources.forms import (
     FormSpec,
     build_body,
     choice_context,
+    empty_cautions,
     field_errors,
     irreversible_changes,
     sent_notes,
 )
 from tui.resources.pricing import Quote
+from widgets.form_editor import EditInEditor
 from widgets.model_form import ModelForm
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -62,6 +64,9 @@ PriceQuote = Callable[[dict[str, Any]], Awaitable["Quote | None"]]
 
 LoadRecord = Callable[[str, Mapping[str, Any]], Awaitable[Any]]
 """Reads one record: ``(operation, path parameters) -> JSON`` (a chosen deployment script)."""
+
+EditText = Callable[[str, str], "str | None"]
+"""``(text, file name) -> the edited text`` in the user's editor (None: not edited)."""
 
 LoadItems = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
 """Like :data:`LoadChoices`, but the items themselves: a chooser shows their facts."""
@@ -266,6 +271,7 @@ class FormModal(RequestModal):
         context: The item the form is about (its fields decide rules with no input of their
             own: a DNS record's type in its edit form).
         note: A line above the inputs (the demo says what its simulator accepts).
+        edit_text: Hands a multi-line input's text to the user's editor (ctrl+e).
     """
 
     def __init__(
@@ -284,6 +290,7 @@ class FormModal(RequestModal):
         name: str = "",
         context: Mapping[str, Any] | None = None,
         note: str = "",
+        edit_text: EditText | None = None,
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
         self.note = note
@@ -305,6 +312,9 @@ class FormModal(RequestModal):
         self._expand_lock = asyncio.Lock()
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
+        self.edit_text = edit_text
+        if edit_text and any(f.kind in ("multiline", "lines", "json") for f in form.fields):
+            self.hint = f"{self.hint} · ctrl+e $EDITOR"
 
     def compose_body(self) -> ComposeResult:
         if self.note:
@@ -341,6 +351,13 @@ class FormModal(RequestModal):
                 self._sources[key] = f.source
                 keys.add(key)
         return keys
+
+    def on_edit_in_editor(self, event: EditInEditor) -> None:
+        """ctrl+e on a text area: edit it in ``$VISUAL``/``$EDITOR`` (a 0600 file, removed
+        afterwards), as an existing script's ``E`` does."""
+        edited = self.edit_text(event.text, event.file_name) if self.edit_text else None
+        if edited is not None:
+            self.model_form.put_edited(event.name, edited)
 
     def on_model_form_rows_added(self, event: ModelForm.RowsAdded) -> None:
         """A repeated list grew: the form is the widget's now; fill the new choice lists."""
@@ -460,7 +477,8 @@ class FormModal(RequestModal):
         """Confirm first: a price, what a confirmed field does, a value that cannot be undone."""
         from screens.confirm import ConfirmModal, request_preview
 
-        warnings, notes = irreversible_changes(self.form, body), sent_notes(self.form, body)
+        warnings = irreversible_changes(self.form, body)
+        notes = [*sent_notes(self.form, body), *empty_cautions(self.form, body)]
         quote = await self.quote(body) if self.quote is not None else None
         if not warnings and not notes and quote is None:
             return True

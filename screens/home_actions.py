@@ -25,10 +25,10 @@ def open_home_state(app: Any) -> None:
     A data folder that cannot be written is reported once; the app works without them. The
     demo's are in a folder of their own, new on each run.
     """
-    from tui.activity import ActivityLog
-    from tui.datadir import demo_dir
-    from tui.undo import UndoJournal
-    from tui.watchlist import Watchlist
+    from tui.home.activity import ActivityLog
+    from tui.home.undo import UndoJournal
+    from tui.home.watchlist import Watchlist
+    from tui.session.datadir import demo_dir
 
     session = app.session
     session.client.read_only = app.read_only

@@ -21,11 +21,11 @@ from textual.widgets import Button, Footer, Input, Label, Static
 
 from tui.api.client import InsecureBaseUrl, validate_base_url
 from tui.api.errors import ApiError, TransportFailure, Unauthorized
-from tui.auth import KEYRING_HELP, KeyringUnavailable, TokenSource, store_token
-from tui.config import ConfigError, Settings, remember_profile, save_settings
-from tui.login import verify_token
 from tui.models.profile import Profile as AccountProfile
-from tui.session import Session
+from tui.session.auth import KEYRING_HELP, KeyringUnavailable, TokenSource, store_token
+from tui.session.config import ConfigError, Settings, remember_profile, save_settings
+from tui.session.login import verify_token
+from tui.session.runtime import Session
 
 SessionFactory = Callable[[Settings, str, str, SecretStr], Session]
 

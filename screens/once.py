@@ -25,6 +25,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from screens.commands_modal import copy_text
 from tui.resources.format import SECRET_KEYS, SECRET_MASK
 
 
@@ -108,8 +109,9 @@ class OnceModal(ModalScreen[None]):
         order += [f for f in self.fields if f not in order]
         name = order[self._next_copy % len(order)]
         self._next_copy += 1
-        self.app.copy_to_clipboard(str(self.answer.get(name, "")))
-        self.app.notify(f"{name} copied to the clipboard.", title="Copied")
+        hidden = name in SECRET_KEYS and not self.revealed
+        fallback = "press s to show it here" if hidden else "read it in this dialog"
+        copy_text(self.app, str(self.answer.get(name, "")), name, fallback=fallback)
 
     def action_close(self) -> None:
         """Close."""

@@ -1,6 +1,6 @@
 """``:overview``, the landing area: counts, what needs attention, estimated monthly cost.
 
-The areas' lists load in parallel (bounded, see :func:`tui.overview.load_overview`) and each
+The areas' lists load in parallel (bounded, see :func:`tui.home.overview.load_overview`) and each
 part is drawn as soon as it arrives; nothing waits for the slowest list and keys are never held
 (the drawing is coalesced to a few frames a second). Refresh follows the usual adaptive policy:
 fast while an instance changes state, slow otherwise, paused while the screen is not shown.
@@ -30,7 +30,7 @@ from textual.widgets import Static
 
 from screens.refresh_timer import RefreshTimer
 from screens.shell import ShellScreen
-from tui.overview import (
+from tui.home.overview import (
     Attention,
     CountLine,
     OverviewData,

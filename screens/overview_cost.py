@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from screens.text_modal import TextModal
-from tui.overview import OverviewData
+from tui.home.overview import OverviewData
 
 
 class CostScreen(TextModal):
@@ -19,7 +19,7 @@ class CostScreen(TextModal):
     ]
 
     def __init__(self, data: OverviewData) -> None:
-        from tui.overview_cost import cost_lines
+        from tui.home.cost import cost_lines
 
         super().__init__(
             "Estimated monthly cost",

@@ -16,7 +16,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.markup import escape
 
-from tui.home import HOME_AREAS
+from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
 from tui.resources.spec import ResourceSpec
 from widgets.key_names import action_key_label

@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.containers import Vertical
 
+from screens.commands_modal import copy_text
 from screens.refresh_timer import RefreshTimer
 from screens.shell import WorkerForwarding, main_focus_target
 from tui.api.errors import CloudError
@@ -22,8 +23,14 @@ PaletteAction = tuple[ResourceSpec, Action, dict[str, Any] | None, dict[str, Any
 """(spec, action, item or None, path parameters) offered by the palette."""
 
 
-def copy_item(node: Any, spec: ResourceSpec, item: Mapping[str, Any] | None) -> None:
-    """Copy the id, address or URL of ``item`` with OSC 52 and say what was copied."""
+def copy_item(
+    node: Any, spec: ResourceSpec, item: Mapping[str, Any] | None, *, reveal_key: str = ""
+) -> None:
+    """Copy the id, address or URL of ``item`` with OSC 52 and say what was copied.
+
+    A secret is never shown in the notification: it says where the secret went and, for a
+    terminal that ignores OSC 52, which key (``reveal_key``) shows it on screen instead.
+    """
     if not item:
         node.app.notify("Nothing selected to copy.", title="Copy")
         return
@@ -32,8 +39,12 @@ def copy_item(node: Any, spec: ResourceSpec, item: Mapping[str, Any] | None) -> 
         node.app.notify("This item has nothing to copy.", title="Copy")
         return
     key, value = found
+    if is_secret_field(spec, key):
+        fallback = f"press {reveal_key} to show it here" if reveal_key else "it stays hidden"
+        copy_text(node.app, value, field_title(spec, key), fallback=fallback)
+        return
     node.app.copy_to_clipboard(value)
-    shown = "(hidden)" if is_secret_field(spec, key) else value
+    shown = value
     # Over tmux the user needs `set -g set-clipboard on`; showing the value covers that case too.
     node.app.notify(f"{field_title(spec, key)}: {shown}", title="Copied", markup=False)
     if hasattr(node.app, "last_copied"):

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker
 
-from tui.home import HOME_AREAS
+from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS
 from tui.resources.availability import UserContext, availability
 from tui.resources.spec import Action, ResourceSpec

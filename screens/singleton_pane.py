@@ -1,4 +1,8 @@
-"""A pane showing one object (a transfer summary, a kubeconfig ...) as sections of fields."""
+"""A pane showing one object (a transfer summary, a kubeconfig ...) as sections of fields.
+
+Secrets (a database's root password, a kubeconfig) are masked; ``s`` shows them on request
+and they are masked again as soon as the pane is left (another tab, screen or dialog).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from screens.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from screens.shell import add_action_bindings, check_availability, start_action
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
+from tui.resources.format import has_secret_fields
 from tui.resources.loader import fetch_item
 from widgets.detail_panel import DetailPanel
 
@@ -35,6 +40,23 @@ class SingletonPane(RefreshingPane):
     def init_state(self) -> None:
         self.item: dict[str, Any] = {}
         add_action_bindings(self, self.spec.actions)
+        if has_secret_fields(self.spec):
+            reveal = Binding("s", "reveal", "Show/hide secret", id="detail.reveal")
+            self._bindings.key_to_bindings.setdefault("s", []).append(reveal)
+
+    @property
+    def panel(self) -> DetailPanel:
+        """The sections of fields."""
+        return self.query_one(DetailPanel)
+
+    def action_reveal(self) -> None:
+        """Show the secrets in clear, or mask them again."""
+        self.panel.set_revealed(not self.panel.revealed)
+
+    def _visibility_changed(self) -> None:
+        super()._visibility_changed()
+        if not self.visible_now and self.is_mounted:
+            self.panel.set_revealed(False)  # left: a secret is never left on screen
 
     def compose(self) -> ComposeResult:
         yield Static(classes="list-message -hidden")
@@ -68,7 +90,7 @@ class SingletonPane(RefreshingPane):
 
     def action_copy(self) -> None:
         """Copy the object's main value."""
-        copy_item(self, self.spec, self.item)
+        copy_item(self, self.spec, self.item, reveal_key="s")
 
     def action_json(self) -> None:
         """Show the raw JSON."""

@@ -31,12 +31,12 @@ from screens.refresh_timer import RefreshTimer
 from screens.shell import ShellScreen
 from screens.text_modal import TextModal
 from tui.api.errors import CloudError, NotFound
+from tui.home.watchlist import Bookmark, differences
 from tui.refresh import describe_error
 from tui.resources.areas import SPECS
 from tui.resources.format import redact
 from tui.resources.loader import fetch_item
 from tui.resources.rows import TableColumn, TableRow
-from tui.watchlist import Bookmark, differences
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 

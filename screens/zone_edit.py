@@ -1,8 +1,8 @@
 """Zone as text: ``E`` on a domain edits its records as a zone file in ``$VISUAL``/``$EDITOR``.
 
-The records are written as a zone file (``tui.zone_text``), the editor runs through the one
+The records are written as a zone file (``tui.dns.zone_text``), the editor runs through the one
 hand-off mechanism (``screens.handoff.edit_text``: a 0600 file, removed afterwards), and the
-saved text becomes a plan (``tui.zone_plan``): one ``+``/``~``/``-`` line per record and the
+saved text becomes a plan (``tui.dns.zone_plan``): one ``+``/``~``/``-`` line per record and the
 lines that cannot be mapped. ``y`` on the plan applies it, one request per record, each line
 showing its result; ``e`` goes back to the editor with the text as saved (after a partial
 failure, the fresh records are compared again, so only what failed is left to do).
@@ -31,9 +31,9 @@ from textual.widgets import Static
 
 from screens.handoff import edit_text
 from tui.api.errors import CloudError
+from tui.dns.zone_plan import Change, ZonePlan, plan_zone
+from tui.dns.zone_text import render_zone_text
 from tui.refresh import describe_error
-from tui.zone_plan import Change, ZonePlan, plan_zone
-from tui.zone_text import render_zone_text
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext

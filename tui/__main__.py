@@ -24,7 +24,7 @@ from tui import __version__
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 if TYPE_CHECKING:
-    from tui.config import Settings
+    from tui.session.config import Settings
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -255,7 +255,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load_settings_or_exit() -> Settings:
-    from tui.config import ConfigError, load_settings
+    from tui.session.config import ConfigError, load_settings
 
     try:
         return load_settings()
@@ -281,7 +281,7 @@ def _read_token() -> str:
 
 
 def _ask_store_choice() -> str:
-    from tui.auth import KEYRING_HELP
+    from tui.session.auth import KEYRING_HELP
 
     print(KEYRING_HELP, file=sys.stderr)
     if not sys.stdin.isatty():
@@ -300,9 +300,9 @@ def cmd_login(args: argparse.Namespace) -> int:
 
     from tui.api.client import InsecureBaseUrl, validate_base_url
     from tui.api.errors import ApiError, TransportFailure, Unauthorized
-    from tui.auth import KeyringUnavailable, TokenSource, keyring_problem, store_token
-    from tui.config import ConfigError, remember_profile, save_settings
-    from tui.login import verify_token
+    from tui.session.auth import KeyringUnavailable, TokenSource, keyring_problem, store_token
+    from tui.session.config import ConfigError, remember_profile, save_settings
+    from tui.session.login import verify_token
 
     settings = _load_settings_or_exit()
     name = _profile_name(settings, args.sub_profile or args.profile)
@@ -368,7 +368,7 @@ def cmd_login(args: argparse.Namespace) -> int:
 
 def cmd_logout(args: argparse.Namespace) -> int:
     """Remove the stored token of a profile (the profile itself stays)."""
-    from tui.auth import delete_token
+    from tui.session.auth import delete_token
 
     settings = _load_settings_or_exit()
     name = _profile_name(settings, args.sub_profile or args.profile)
@@ -387,8 +387,8 @@ def cmd_logout(args: argparse.Namespace) -> int:
 
 def cmd_profiles(_args: argparse.Namespace) -> int:
     """List profiles with base URL and where each token is stored (never the token)."""
-    from tui.auth import token_location
-    from tui.config import config_path
+    from tui.session.auth import token_location
+    from tui.session.config import config_path
 
     settings = _load_settings_or_exit()
     if not settings.profiles:
@@ -407,7 +407,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     import os
     import shutil
 
-    from tui.doctor import as_json, as_text, exit_status, run_doctor
+    from tui.home.doctor import as_json, as_text, exit_status, run_doctor
 
     try:
         columns, rows = os.get_terminal_size(sys.stdout.fileno())
@@ -459,7 +459,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def cmd_app(args: argparse.Namespace) -> int:
     """Start the TUI (demo mode, or a profile with its stored token or the login screen)."""
-    from tui.terminal import terminal_problem
+    from tui.session.terminal import terminal_problem
 
     problem = terminal_problem(os.environ)
     if problem is not None:
@@ -471,7 +471,7 @@ def cmd_app(args: argparse.Namespace) -> int:
     # collector after its first frame (tui.app.run_app).
     gc.disable()
     settings = _load_settings_or_exit()
-    from tui.session import Session
+    from tui.session.runtime import Session
 
     if args.demo:
         from tui.app import run_app
@@ -483,7 +483,7 @@ def cmd_app(args: argparse.Namespace) -> int:
         )
         return run_app(settings, demo, read_only=args.read_only)
     from tui.api.client import InsecureBaseUrl, validate_base_url
-    from tui.auth import resolve_token
+    from tui.session.auth import resolve_token
 
     name = _profile_name(settings, args.profile)
     profile = settings.profiles.get(name)

@@ -31,25 +31,21 @@ from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
-from tui.account_switch import parse_account_command
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
-from tui.config import Settings
-from tui.fanout import parse_fanout_command
-from tui.home import HOME_AREAS, HOME_BY_ID, READ_ONLY_WORDS, home_area
+from tui.home.areas import HOME_AREAS, HOME_BY_ID
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
 from tui.resources.areas import (
     AREA_BY_ID,
     AREA_OF_SPEC,
     AREAS,
-    BUILTIN_COMMANDS,
     SPECS,
     open_target,
-    resolve_command,
 )
 from tui.resources.availability import UserContext
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
-from tui.session import Session
+from tui.session.config import Settings
+from tui.session.runtime import Session
 from widgets.key_names import key_label
 from widgets.toast_place import follow_layout
 
@@ -138,11 +134,11 @@ class CloudApp(App[int]):
         self.read_only = read_only
         """A read-only session: mutating actions are greyed and the client sends no change."""
         self.activity: Any = None
-        """The profile's :class:`tui.activity.ActivityLog` (set once signed in)."""
+        """The profile's :class:`tui.home.activity.ActivityLog` (set once signed in)."""
         self.watchlist: Any = None
-        """The profile's :class:`tui.watchlist.Watchlist` (set once signed in)."""
+        """The profile's :class:`tui.home.watchlist.Watchlist` (set once signed in)."""
         self.undo_journal: Any = None
-        """This session's changes and their undo (:class:`tui.undo.UndoJournal`)."""
+        """This session's changes and their undo (:class:`tui.home.undo.UndoJournal`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 
@@ -492,64 +488,10 @@ class CloudApp(App[int]):
         self.push_screen(CommandLineScreen(), self.run_command)
 
     def run_command(self, text: str | None) -> None:
-        """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in."""
-        if not text:
-            return
-        word = text.strip().lstrip(":").lower()
-        account = parse_account_command(text)
-        if account is not None:
-            from screens.accounts import account_command
+        """Run a ``:`` command (see :func:`screens.command_line.run_command`)."""
+        from screens.command_line import run_command
 
-            account_command(self, account)  # the profile name keeps its case
-            return
-        fanout = parse_fanout_command(text, self.settings)
-        if isinstance(fanout, str):
-            self.notify(fanout, title=":fanout", severity="warning", markup=False)
-            return
-        if fanout is not None:
-            from screens.fanout import open_fanout
-
-            open_fanout(self, fanout)  # a list, or the overview of every account
-            return
-        if word.split()[0] == "export":
-            from screens.export_command import run_export
-
-            run_export(self, text.strip().lstrip(":"))  # the path keeps its case
-            return
-        builtin = BUILTIN_COMMANDS.get(word)
-        if builtin == "quit":
-            self.exit(0)
-            return
-        if builtin == "help":
-            self.action_help()
-            return
-        if builtin == "back":
-            if len(self.screen_stack) > 1:
-                self.pop_screen()
-            return
-        if builtin in ("refresh", "json"):
-            screen = self.screen
-            method = getattr(screen, "refresh_all" if builtin == "refresh" else "action_json", None)
-            if method is None and builtin == "json" and isinstance(screen, PaneHost):
-                pane = screen.active_pane()
-                method = getattr(pane, "action_json", None)
-            if method is not None:
-                method()
-            return
-        if word in READ_ONLY_WORDS:
-            from screens.home_actions import toggle_read_only
-
-            toggle_read_only(self)
-            return
-        home = home_area(word)
-        if home is not None:
-            self.go_to_area(home)
-            return
-        destination = resolve_command(word)
-        if destination is None:
-            self.notify(f"Unknown command: {text}", title=":", severity="warning", markup=False)
-            return
-        self.go_to_area(destination.area.id, destination.spec or destination.area.root)
+        run_command(self, text)
 
     def action_help(self) -> None:
         """Show every binding of the current screen."""

@@ -3,7 +3,8 @@
 It is a :class:`~textual.widgets.Select` (same value, options, prompt and ``Changed`` message,
 so forms treat it like any choice list) whose list is a :class:`screens.chooser.ChooserModal`
 instead of a drop-down: enter, space or the arrows open it, and a letter opens it with that
-letter already in the filter.
+letter already in the filter. Choices that do not suit another input of the form (a type too
+small for the chosen backup) carry the reason in their notes (:mod:`tui.resources.choice_fits`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Any
 from textual import events
 from textual.widgets import Select
 
+from tui.resources.choice_fits import Fit, Lookup, fit_note
 from tui.resources.choosers import ChooserRow, ChooserTable, Facts, chooser_rows
+
+Option = Callable[[Mapping[str, Any]], tuple[str, Any]]
 
 
 class ChooserSelect(Select[Any]):
@@ -25,6 +29,7 @@ class ChooserSelect(Select[Any]):
         options: ``(text, value)`` options (as for a Select).
         title: What is being chosen (the chooser's heading).
         facts: Columns to show (None: the option texts alone).
+        fits: Rules marking choices that do not suit another input.
         **kwargs: The Select's own arguments.
     """
 
@@ -34,24 +39,49 @@ class ChooserSelect(Select[Any]):
         *,
         title: str,
         facts: Facts | None = None,
+        fits: tuple[Fit, ...] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(options, type_to_search=False, **kwargs)
         self.title_text = title
         self.facts = facts
+        self.fits = fits
         self.table: ChooserTable | None = None
         self.empty = "loading…"
         """What the chooser says while it has no rows: loading, or why there are none."""
+        self.items: list[Mapping[str, Any]] = []
+        self.option: Option | None = None
+        self.lookup: Lookup | None = None
+        """The form's other inputs (set by the form): what the :attr:`fits` compare with."""
 
-    def set_items(
-        self,
-        items: Iterable[Mapping[str, Any]],
-        option: Callable[[Mapping[str, Any]], tuple[str, Any]],
-    ) -> None:
+    def set_items(self, items: Iterable[Mapping[str, Any]], option: Option) -> None:
         """The items behind the options: the chooser shows their facts."""
-        self.table = chooser_rows(self.facts, items, option)
+        self.items = list(items)
+        self.option = option
+        self.table = chooser_rows(self.facts, self.items, option)
+
+    def item_for(self, value: Any) -> Mapping[str, Any] | None:
+        """The item behind the option of ``value`` (None when not loaded)."""
+        if self.option is None:
+            return None
+        return next((i for i in self.items if self.option(i)[1] == value), None)
+
+    def misfit(self, value: Any = None) -> str:
+        """Why ``value`` (default: the chosen one) does not suit the form ('' when it does)."""
+        value = self.value if value is None else value
+        item = self.item_for(value) if value is not Select.NULL else None
+        if item is None or not self.fits or self.lookup is None:
+            return ""
+        return fit_note(self.fits, item, self.lookup)
 
     def _table(self) -> ChooserTable:
+        if self.table is not None and self.fits and self.lookup is not None:
+            lookup, fits = self.lookup, self.fits
+            assert self.option is not None
+            table = chooser_rows(
+                self.facts, self.items, self.option, lambda item: fit_note(fits, item, lookup)
+            )
+            return replace(table, empty=self.empty)
         if self.table is not None:
             return replace(self.table, empty=self.empty)
         rows = tuple(

@@ -21,19 +21,24 @@ EMPTY = MISSING
 
 
 def section_table(
-    section: Section, item: Mapping[str, Any], transitional: frozenset[str]
+    section: Section,
+    item: Mapping[str, Any],
+    transitional: frozenset[str],
+    *,
+    reveal: bool = False,
 ) -> RenderableType:
     """A two-column grid (title, value) of one section; API values as literal Text.
 
     ``block`` fields (scripts, zone files) follow the grid as preformatted text, line by line;
     a line wider than the panel wraps (folding inside long tokens) instead of being cut.
+    Secrets are masked unless ``reveal`` (the user asked to see them).
     """
     grid = Table.grid(padding=(0, 2), expand=False)
     grid.add_column(style="bold", no_wrap=True, min_width=12)
     grid.add_column(overflow="fold")
     blocks: list[RenderableType] = []
     for spec in section.fields:
-        shown = field_display(item, spec, transitional)
+        shown = field_display(item, spec, transitional, reveal=reveal)
         if spec.kind == "block":
             if len(section.fields) > 1:
                 blocks.append(Text(spec.title, style="bold"))
@@ -76,12 +81,14 @@ class DetailPanel(VerticalScroll, can_focus=True):
         self._transitional = transitional
         self._after = tuple(after)
         """Widgets shown below the sections, scrolling with them (the detail's actions)."""
+        self.revealed = False
+        """Secrets are shown in clear (the user asked; hidden again when they leave)."""
 
     def compose(self) -> ComposeResult:
         for index, section in enumerate(self._sections):
             yield Static(Text(section.title), classes="detail-section-title")
             yield Static(
-                section_table(section, self._item, self._transitional),
+                section_table(section, self._item, self._transitional, reveal=self.revealed),
                 classes="detail-section",
                 id=f"section-{index}",
             )
@@ -97,11 +104,20 @@ class DetailPanel(VerticalScroll, can_focus=True):
         if item == self._item:
             return
         self._item = item
+        self._redraw()
+
+    def set_revealed(self, revealed: bool) -> None:
+        """Show secrets in clear (True) or masked again (False)."""
+        if revealed != self.revealed:
+            self.revealed = revealed
+            self._redraw()
+
+    def _redraw(self) -> None:
         if not self.is_mounted:
             return
         for index, section in enumerate(self._sections):
             self.query_one(f"#section-{index}", Static).update(
-                section_table(section, item, self._transitional)
+                section_table(section, self._item, self._transitional, reveal=self.revealed)
             )
 
     def text(self) -> str:
@@ -110,6 +126,6 @@ class DetailPanel(VerticalScroll, can_focus=True):
         for section in self._sections:
             lines.append(section.title)
             for spec in section.fields:
-                shown = field_display(self._item, spec, self._transitional)
+                shown = field_display(self._item, spec, self._transitional, reveal=self.revealed)
                 lines.append(f"  {spec.title}: {shown or EMPTY}")
         return "\n".join(lines)

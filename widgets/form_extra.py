@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -44,18 +45,23 @@ class ExtraFieldsMixin(_MixinBase):
             fields: The new inputs (their defaults prefilled).
             form: The whole form with them (the screen's, so both agree).
         """
-        for old in [f for f in self.form.fields if f.name.startswith(prefix)]:
-            await self.query_one(f"#row-{self._ids.pop(old.name)}").remove()
+        # Until the new rows are mounted the form has none under the prefix: values() read
+        # meanwhile (a send, a chooser's comparison) must not look for inputs not there.
+        old = [f for f in self.form.fields if f.name.startswith(prefix)]
+        kept = tuple(f for f in self.form.fields if not f.name.startswith(prefix))
+        self.form = replace(self.form, fields=kept)
+        for gone in old:
+            await self.query_one(f"#row-{self._ids.pop(gone.name)}").remove()
         for header in self.query(".form-extra-group"):
             if header.name == prefix:
                 await header.remove()
-        self.form = form
         self._extra += 1
         for index, f in enumerate(fields):
             self._ids[f.name] = f"field-x{self._extra}-{index}"
             if f.default is not None:
                 self._values.setdefault(f.name, f.default)
         if not fields:
+            self.form = form
             return
         rows: list[Widget] = []
         group = fields[0].group
@@ -64,3 +70,4 @@ class ExtraFieldsMixin(_MixinBase):
             rows.append(header)
         rows.extend(self._row(f) for f in fields)
         await self.mount_all(rows, after=self.query_one(f"#row-{self._ids[after]}"))
+        self.form = form

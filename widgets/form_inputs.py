@@ -67,7 +67,9 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         }
         out: list[Widget] = [
             # Choices with facts: a searchable table instead of a bare drop-down.
-            ChooserSelect(texts, title=f.title, facts=f.source.facts, **select_args)
+            ChooserSelect(
+                texts, title=f.title, facts=f.source.facts, fits=f.source.fits, **select_args
+            )
             if f.source is not None and f.source.facts is not None
             else Select(texts, **select_args)
         ]
@@ -83,6 +85,13 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
                 )
             )
         return out
+    if f.kind == "picks":
+        # Choices from the API: the ticked values are offered until the list arrives.
+        picked: list[Any] = value if isinstance(value, list) else []
+        typed = ", ".join(map(str, picked))
+        fallback = Input(typed, id=f"{wid}-text", classes="-hidden", compact=True)
+        ticks = [(Text(str(v)), v, True) for v in picked]
+        return [SelectionList[Any](*ticks, id=wid, compact=True), fallback]
     if f.kind == "multi":
         ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
         return [
@@ -103,6 +112,15 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
             select_on_focus=False,
         )
     ]
+
+
+def fill_picks(picks: SelectionList[Any], options: list[tuple[str, Any]]) -> None:
+    """Offer ``options`` in a list of ticks, keeping what is ticked (first, if not offered)."""
+    ticked = list(picks.selected)
+    offered = {value for _text, value in options}
+    kept = [(str(v), v) for v in ticked if v not in offered]
+    picks.clear_options()
+    picks.add_options([(Text(t), v, v in ticked) for t, v in [*kept, *options]])
 
 
 def read_value(widget: Widget) -> Any:

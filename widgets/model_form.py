@@ -10,6 +10,7 @@ Bindings:
 | :- | :- | :- |
 | ctrl+g | form.generate | Generate a strong password into the focused (or first) secret field |
 | ctrl+t | form.reveal | Show or hide the focused secret field |
+| ctrl+e | form.editor | Edit the focused multi-line input in ``$VISUAL``/``$EDITOR`` |
 | enter | (input) | Next field |
 """
 
@@ -31,8 +32,10 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
+from widgets.form_editor import EditorKeyMixin
 from widgets.form_extra import ExtraFieldsMixin
-from widgets.form_inputs import inputs_for, read_value, write_value
+from widgets.form_fits import FitNotesMixin
+from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
 
@@ -46,7 +49,7 @@ FOCUS_MARKER = "❯"
 """The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
 
 
-class ModelForm(ExtraFieldsMixin, VerticalScroll):
+class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll):
     """Inputs for every field of a form.
 
     Args:
@@ -57,6 +60,8 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+g", "generate", "Generate password", id="form.generate"),
         Binding("ctrl+t", "reveal", "Show/hide secret", id="form.reveal"),
+        # priority: a focused text area binds ctrl+e itself (end of line).
+        Binding("ctrl+e", "external_editor", "Editor", id="form.editor", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -74,6 +79,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
     ModelForm .form-input:focus-within .form-marker { color: $accent; text-style: bold; }
     ModelForm Input, ModelForm Select, ModelForm TextArea { width: 1fr; background: $boost; }
     ModelForm TextArea { height: 5; }
+    ModelForm SelectionList { max-height: 8; }
     ModelForm .form-row.-invalid Input, ModelForm .form-row.-invalid TextArea {
         background: $error 20%;
     }
@@ -195,6 +201,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
 
     def on_mount(self) -> None:
         self.apply_rules()
+        self.refresh_fits()
 
     def apply_rules(self) -> None:
         """Show the inputs the request's rules ask for now; hide the others (and their
@@ -308,8 +315,12 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
             items: The items behind the options: a chooser shows their facts.
             empty: Why there are no options (shown as the prompt and in the chooser).
         """
-        widget = self.query_one(f"#{self._ids[name]}", Select)
         f = self.form.field(name)
+        picks = self.query_one(f"#{self._ids[name]}")
+        if isinstance(picks, SelectionList):
+            fill_picks(picks, options)
+            return
+        widget = self.query_one(f"#{self._ids[name]}", Select)
         if isinstance(widget, ChooserSelect):
             widget.empty = empty or prompt or "nothing to choose"
             if f is not None and f.source is not None:
@@ -325,14 +336,16 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         widget.prompt = prompt or ("(not set)" if f and not f.required else "choose…")
         if current is not Select.NULL:
             widget.value = current
+        self.refresh_fits()  # the items chosen elsewhere may have just arrived
 
     def choices_failed(self, name: str, reason: str) -> None:
         """The choices of ``name`` could not be loaded: let the user type the value."""
         wid = self._ids[name]
-        select = self.query_one(f"#{wid}", Select)
+        select = self.query_one(f"#{wid}")
         text = self.query_one(f"#{wid}-text", Input)
-        if select.value is not Select.NULL:
-            text.value = str(select.value)
+        chosen = read_value(select)
+        if chosen not in (None, [], ""):
+            text.value = ", ".join(map(str, chosen)) if isinstance(chosen, list) else str(chosen)
         had_focus = select.has_focus_within  # the select or its open overlay
         select.add_class("-hidden")
         text.remove_class("-hidden")
@@ -397,6 +410,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         self._clear_error_of(widget)
         if self._decides(widget):
             self.apply_rules()  # fields that follow this choice appear or go
+        self.refresh_fits()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._changed(event.input)
@@ -431,6 +445,8 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
             return bool(self._passwords())
         if action == "reveal":
             return self._focused_secret() is not None
+        if action == "external_editor":
+            return self._focused_text_area() is not None
         return True
 
     def _passwords(self) -> tuple[str, ...]:
@@ -439,6 +455,11 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self.refresh_bindings()  # "Show/hide secret" follows the focused input
+        widget = event.widget
+        if isinstance(widget, Input) and not widget.password:
+            secrets = (self.widget_for(n) for n in self.form.secret_names if n in self._ids)
+            if any(widget is secret for secret in secrets):
+                widget.password = True  # shown on request only while the user is on it
 
     def action_generate(self) -> None:
         """Generate a strong password into the focused password field (else the first one)."""
@@ -455,11 +476,11 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         if f is not None and f.max_length is not None:
             length = min(length, int(f.max_length))
         widget.value = generate_password(length)
-        widget.password = False  # shown so the user can keep it; ctrl+t hides it again
+        widget.password = False  # shown so the user can keep it; masked again on leaving
         self._show_error(name, "")
         # Said beside the field, not in a toast that would outlive the form.
         note = self.query_one(f"#row-{self._ids[name]}", Vertical).query_one(".form-error", Static)
-        note.update(Text("Generated and shown so you can keep it; ctrl+t hides it."))
+        note.update(Text("Generated and shown so you can keep it; hidden again when you leave."))
         note.remove_class("-hidden")
         note.add_class("-note")
 

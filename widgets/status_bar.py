@@ -12,7 +12,7 @@ from typing import Any, get_args
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.config import AccountColor
+from tui.session.config import AccountColor
 
 HEALTH_TEXT = {
     "online": ("● online", "status-bar--ok"),

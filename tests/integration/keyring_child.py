@@ -40,9 +40,9 @@ def _files_holding(token: str, *roots: Path) -> list[str]:
 async def _start_app() -> dict[str, Any]:
     from screens.login import LoginScreen
     from tui.app import CloudApp
-    from tui.auth import resolve_token
-    from tui.config import load_settings
-    from tui.session import Session
+    from tui.session.auth import resolve_token
+    from tui.session.config import load_settings
+    from tui.session.runtime import Session
 
     settings = load_settings()
     resolved = resolve_token(PROFILE)

@@ -23,11 +23,11 @@ from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import TOKEN, SimServer, free_port, two_sims
 from tests.ui.helpers import open_area, settle, wait_for_screen, wait_until
 from tests.ui.test_compute_ui import select
-from tui.account_switch import open_account
-from tui.activity import ActivityLog
+from tui.accounts.switch import open_account
 from tui.app import CloudApp
-from tui.auth import KEYRING_SERVICE
-from tui.config import Profile, RefreshSettings, Settings
+from tui.home.activity import ActivityLog
+from tui.session.auth import KEYRING_SERVICE
+from tui.session.config import Profile, RefreshSettings, Settings
 from widgets.resource_table import ResourceTable
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")

@@ -17,9 +17,9 @@ from pydantic import SecretStr
 from tui.api.client import ApiClient
 from tui.api.errors import ServerError, TimeoutFailure
 from tui.api.retry import RetryPolicy
-from tui.config import RefreshSettings, Settings
 from tui.refresh import describe_error
-from tui.session import Session
+from tui.session.config import RefreshSettings, Settings
+from tui.session.runtime import Session
 from tui.simulator import DEMO_TOKENS, Simulator
 
 BIG = 50 * 1024 * 1024

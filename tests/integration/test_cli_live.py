@@ -16,8 +16,8 @@ import uvicorn
 
 from tests.conftest import MemoryKeyring
 from tui.__main__ import main
-from tui.auth import KEYRING_SERVICE
-from tui.config import load_settings
+from tui.session.auth import KEYRING_SERVICE
+from tui.session.config import load_settings
 from tui.simulator import DEMO_TOKENS, Simulator
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.integration.test_cli_live import free_port, live_url  # noqa: F401 - fixture
 from tui.__main__ import _parser, main
-from tui.config import config_path, load_settings
+from tui.session.config import config_path, load_settings
 from tui.simulator import DEMO_TOKENS
 
 

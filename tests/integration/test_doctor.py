@@ -12,8 +12,8 @@ from keyring.backends import fail
 from tests.conftest import MemoryKeyring
 from tests.integration.test_cli_live import free_port, live_url  # noqa: F401 - fixture
 from tui.__main__ import main
-from tui.auth import KEYRING_SERVICE, TokenSource, store_token
-from tui.config import Profile, Settings, save_settings
+from tui.session.auth import KEYRING_SERVICE, TokenSource, store_token
+from tui.session.config import Profile, Settings, save_settings
 from tui.simulator import DEMO_TOKENS
 
 
@@ -114,7 +114,7 @@ def test_no_keyring_is_explained_and_a_file_token_still_works(
 
 
 def test_a_broken_config_file_fails_with_its_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from tui.config import config_path
+    from tui.session.config import config_path
 
     path = config_path()
     path.write_text("[profiles.lab\nbase_url = 1\n")

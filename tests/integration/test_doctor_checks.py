@@ -13,9 +13,9 @@ from keyring.backends import fail
 from tests.conftest import MemoryKeyring
 from tests.integration.test_cli_live import live_url  # noqa: F401 - fixture
 from tui.__main__ import main
-from tui.auth import KEYRING_SERVICE
-from tui.config import Profile, Settings, config_path, save_settings
-from tui.doctor import as_text, check_editor, check_keyring
+from tui.home.doctor import as_text, check_editor, check_keyring
+from tui.session.auth import KEYRING_SERVICE
+from tui.session.config import Profile, Settings, config_path, save_settings
 
 
 def doctor(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, Any]]]:

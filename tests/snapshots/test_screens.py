@@ -17,7 +17,7 @@ from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from screens.login import LoginScreen
 from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
-from tui.config import Settings
+from tui.session.config import Settings
 from tui.simulator import Simulator, VirtualClock
 
 

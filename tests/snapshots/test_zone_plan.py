@@ -7,7 +7,7 @@ from syrupy.assertion import SnapshotAssertion
 from screens.zone_edit import ZonePlanModal
 from tests.snapshots.test_screens import goto, modal_picture
 from tests.ui.helpers import make_app, wait_for_screen
-from tui.zone_plan import Change, plan_zone
+from tui.dns.zone_plan import Change, plan_zone
 
 RECORDS = [
     {"id": 1, "type": "A", "name": "www", "target": "203.0.113.10", "ttl_sec": 3600},

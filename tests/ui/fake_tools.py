@@ -86,5 +86,13 @@ def record(log_dir: Path, name: str) -> dict[str, Any]:
 
 def leftovers(tmp_path: Path) -> list[str]:
     """Files still in the test's temporary folder (see the ``fake_bin`` fixture): a hand-off's
-    private files must be gone once its program is done."""
-    return sorted(str(p) for p in (tmp_path / "tmp").rglob("*"))
+    private files must be gone once its program is done.
+
+    The demo's own state folder (``cloudtui-demo-*``, bookmarks and activity log of this run,
+    removed when the program exits) is not a hand-off's and is left out."""
+    root = tmp_path / "tmp"
+    return sorted(
+        str(p)
+        for p in root.rglob("*")
+        if not p.relative_to(root).parts[0].startswith("cloudtui-demo-")
+    )

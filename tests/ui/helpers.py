@@ -12,8 +12,8 @@ from textual.worker import WorkerFailed
 
 from tui.api.errors import ApiError
 from tui.api.retry import RetryPolicy
-from tui.config import RefreshSettings, Settings
-from tui.session import Session
+from tui.session.config import RefreshSettings, Settings
+from tui.session.runtime import Session
 from tui.simulator import VirtualClock
 
 

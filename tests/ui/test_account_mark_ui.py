@@ -11,8 +11,8 @@ from tests.ui.helpers import demo_session, make_app, no_sleep, open_area, settle
 from tests.ui.test_compute_ui import select
 from tui.api.client import ApiClient
 from tui.api.retry import RetryPolicy
-from tui.config import Profile, Settings
-from tui.session import Session
+from tui.session.config import Profile, Settings
+from tui.session.runtime import Session
 from tui.simulator import Simulator, VirtualClock
 from tui.simulator.auth import DEMO_TOKENS
 from tui.simulator.lazy import IN_PROCESS_BASE

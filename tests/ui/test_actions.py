@@ -8,6 +8,7 @@ from typing import Any
 from textual.widgets import Select, TabbedContent
 
 from screens.bucket_browser import BucketBrowserPane
+from screens.commands_modal import CommandsModal
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.once import OnceModal
@@ -53,6 +54,11 @@ async def test_create_form_shows_client_errors_then_succeeds() -> None:
         await pilot.press("ctrl+s")
         confirm = await confirm_price(pilot)
         assert "price not given (the API lists no volume prices)" in confirm.price
+        # Then how to use it: a filesystem made (it is new), mounted, and in /etc/fstab.
+        commands: CommandsModal = await wait_for_screen(pilot, CommandsModal)
+        assert "mkfs.ext4 /dev/disk/by-id/scsi-0Volume_scratch-1" in commands.text
+        assert "once it is attached" in commands.text  # created without an instance
+        await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         assert volume_labels(app) == before | {"scratch-1"}
@@ -83,6 +89,9 @@ async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
         form.set_value("size", str(item["size"] + 10))
         await pilot.press("ctrl+s")
         await confirm_price(pilot)
+        grow: CommandsModal = await wait_for_screen(pilot, CommandsModal)
+        assert f"resize2fs {item['filesystem_path']}" in grow.text  # its filesystem is not grown
+        await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         stored = app.session.simulator.store.get("volumes.volumes", item["id"])
@@ -213,7 +222,9 @@ async def test_a_mysql_database_is_created_from_the_offered_engines() -> None:
         form.set_value("region", (await options_of(pilot, form, "region"))[0])
         form.set_value("type", (await options_of(pilot, form, "type"))[0])
         await pilot.press("ctrl+s")
-        await confirm_price(pilot)
+        confirm = await confirm_price(pilot)
+        # Left empty, the allow list lets nobody in: the confirmation says so.
+        assert "refuse every connection" in confirm.message
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
         rows = app.session.simulator.store.rows("databases.instances")

@@ -8,7 +8,7 @@ from pathlib import Path
 from screens.binding_ids import binding_ids
 from tests.ui.helpers import demo_session, settle
 from tui.app import CloudApp
-from tui.config import config_path, load_settings
+from tui.session.config import config_path, load_settings
 
 
 async def test_unknown_settings_and_keymap_ids_are_notified_at_start() -> None:

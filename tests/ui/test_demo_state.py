@@ -7,8 +7,8 @@ import stat
 
 from tests.ui.helpers import demo_session, make_app, settle
 from tests.ui.test_compute_ui import instances
-from tui.datadir import data_dir
 from tui.resources.areas import SPECS
+from tui.session.datadir import data_dir
 
 
 async def test_a_demo_run_leaves_nothing_for_the_next_demo_user() -> None:

@@ -15,7 +15,7 @@ from screens.confirm import ConfirmModal
 from screens.zone_edit import ZonePlanModal
 from tests.ui.fake_tools import leftovers, make_fake, record
 from tests.ui.helpers import make_app, open_area, settle, started, wait_for_screen, wait_until
-from tui.zone_text import record_line, render_zone_text
+from tui.dns.zone_text import record_line, render_zone_text
 
 DOMAIN = 128400
 SCRIPT = 10452
@@ -222,7 +222,63 @@ async def test_preferences_ctrl_e_uses_the_same_editor_hand_off(
         await pilot.press("ctrl+e")
         await wait_until(pilot, lambda: "light" in modal.editor.text)
         (given,) = record(log_dir, "fake-editor")["files"].values()
-        assert given["mode"] == 0o600 and given["text"] == "{}"
+        assert given["mode"] == 0o600 and given["text"] == "{}\n"
         assert record(log_dir, "fake-editor")["argv"][-1].endswith("preferences.json")
         assert leftovers(tmp_path) == []
         assert app.screen is modal  # still the dialog: saving is the user's ctrl+s
+
+
+async def test_a_new_script_is_written_in_the_editor_from_the_form(
+    editor: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from textual.widgets import TextArea
+
+    from screens.form import FormModal
+    from tests.ui.helpers import open_form
+
+    udf = '# <UDF name="pkg" label="Package" manyOf="nginx,curl" default="nginx" />\n'
+    bin_dir, log_dir = editor
+    make_fake(bin_dir, "fake-editor", log_dir, edits=[("echo hi\n", f"echo hi\n{udf}")])
+    async with started(None, (80, 24), handoffs=True) as pilot:
+        app = pilot.app
+        form: FormModal = await open_form(pilot, "deployscripts")
+        assert "ctrl+e $EDITOR" in form.hint
+        area = form.model_form.widget_for("script")
+        assert isinstance(area, TextArea)
+        area.text = "#!/bin/sh\necho hi"  # no newline at the end
+        area.focus()
+        await pilot.pause()
+        await pilot.press("ctrl+e")
+        await wait_until(pilot, lambda: "UDF" in area.text)
+        (given,) = record(log_dir, "fake-editor")["files"].values()
+        assert given["text"] == "#!/bin/sh\necho hi\n" and given["mode"] == 0o600
+        assert record(log_dir, "fake-editor")["argv"][-1].endswith("script.sh")
+        assert leftovers(tmp_path) == []
+        assert area.text == f"#!/bin/sh\necho hi\n{udf}" and app.screen is form
+        form.model_form.set_value("label", "from the editor")
+        form.model_form.set_value("images", ["any/all"])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        store = app.session.simulator.store
+        made = next(
+            s for s in store.rows("deployscripts.scripts") if s["label"] == "from the editor"
+        )
+        assert made["script"].endswith(udf)
+
+        # Deployed with its fields: the multi-choice default reads "nginx", not "['nginx']".
+        new_instance: FormModal = await open_form(pilot, "instances")
+        model_form = new_instance.model_form
+        model_form.set_value("image", "compute/debian12")
+        model_form.set_value("stackscript_id", made["id"])
+        await wait_until(pilot, lambda: model_form.form.field("stackscript_data.pkg"))
+        pkg = model_form.form.field("stackscript_data.pkg")
+        assert pkg is not None and "default nginx" in pkg.hint and "[" not in pkg.hint
+        await pilot.press("escape")
+        await settle(pilot)
+
+
+def test_a_many_of_default_reads_as_a_list_of_names_in_the_script_detail() -> None:
+    from tui.resources.udf import preview
+
+    script = '#!/bin/sh\n# <UDF name="pkg" label="Package" manyOf="nginx,curl" default="nginx" />'
+    assert "default nginx" in preview(script) and "'nginx'" not in preview(script)

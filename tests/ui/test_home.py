@@ -21,10 +21,10 @@ from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen, wa
 from tests.ui.test_compute_ui import instances, select
 from tui.api.changes import ReadOnlySession
 from tui.api.errors import NotFound
-from tui.datadir import data_dir
 from tui.resources.areas import SPECS
 from tui.resources.availability import READ_ONLY_REASON, is_mutating
 from tui.resources.pricing import money
+from tui.session.datadir import data_dir
 from tui.simulator.auth import DEMO_TOKENS
 from widgets.status_bar import status_parts
 
@@ -134,7 +134,7 @@ async def test_bookmarks_persist_across_runs_and_mark_a_changed_item(
     # A new run over the same state, as a profile's next run is (a demo starts clean: its
     # folder stands in for a profile's): the bookmark is still there; the item changed.
     folder = app.watchlist.path.parent
-    monkeypatch.setattr("tui.datadir.demo_dir", lambda _user: folder)
+    monkeypatch.setattr("tui.session.datadir.demo_dir", lambda _user: folder)
     session = demo_session()
     row = next(
         r for r in session.simulator.store.rows("compute.instances") if r["id"] == item["id"]
@@ -212,7 +212,7 @@ async def test_the_activity_log_records_a_create_and_a_failed_delete_without_sec
         assert "logged-1" not in text_of(screen, "#ov-previous")
 
     # A run over the same state (as a profile's next run is) lists them on its start screen.
-    monkeypatch.setattr("tui.datadir.demo_dir", lambda _user: folder)
+    monkeypatch.setattr("tui.session.datadir.demo_dir", lambda _user: folder)
     app = make_app(demo_session(start_area="overview"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await overview(pilot)

@@ -13,9 +13,9 @@ from textual.app import App
 
 from screens.login import LoginScreen
 from tui.api.client import ApiClient
-from tui.auth import KEYRING_HELP, KEYRING_SERVICE, token_file
-from tui.config import Settings, config_path, load_settings
-from tui.session import Session
+from tui.session.auth import KEYRING_HELP, KEYRING_SERVICE, token_file
+from tui.session.config import Settings, config_path, load_settings
+from tui.session.runtime import Session
 from tui.simulator import DEMO_TOKENS, Simulator, VirtualClock
 
 BASE = "http://127.0.0.1:8080/v4"

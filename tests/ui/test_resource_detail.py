@@ -10,7 +10,7 @@ from screens.list_pane import ResourceListPane
 from screens.resource_detail import ActionsPanel, ResourceDetailScreen
 from screens.singleton_pane import SingletonPane
 from tests.ui.helpers import demo_session, make_app, settle
-from tui.config import RefreshSettings
+from tui.session.config import RefreshSettings
 from tui.simulator import VirtualClock
 
 

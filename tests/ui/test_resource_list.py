@@ -12,7 +12,7 @@ from textual.app import App, ComposeResult
 from screens.json_view import JsonViewScreen
 from screens.list_pane import ResourceListPane
 from tests.ui.helpers import demo_session, make_app, not_implemented, settle
-from tui.config import RefreshSettings
+from tui.session.config import RefreshSettings
 from tui.simulator import VirtualClock
 from widgets.resource_table import ResourceTable, TableColumn, TableRow
 from widgets.status_bar import status_parts

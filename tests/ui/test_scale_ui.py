@@ -5,8 +5,8 @@ from __future__ import annotations
 from screens.list_pane import ResourceListPane
 from tests.ui.helpers import make_app, no_sleep, settle
 from tui.api.retry import RetryPolicy
-from tui.config import RefreshSettings, Settings
-from tui.session import Session
+from tui.session.config import RefreshSettings, Settings
+from tui.session.runtime import Session
 from tui.simulator import VirtualClock
 
 

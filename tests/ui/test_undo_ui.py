@@ -13,7 +13,7 @@ from tests.ui import test_editor_ui
 from tests.ui.fake_tools import make_fake
 from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
 from tests.ui.test_editor_ui import DOMAIN, line_of, records
-from tui.zone_text import render_zone_text
+from tui.dns.zone_text import render_zone_text
 
 editor = test_editor_ui.editor
 

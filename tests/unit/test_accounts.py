@@ -7,15 +7,15 @@ import re
 import pytest
 from pydantic import SecretStr
 
-from tui.account_switch import (
+from tui.accounts.naming import AccountMark, account_mark, in_account
+from tui.accounts.switch import (
     AccountUnavailable,
     complete_account,
     open_account,
     parse_account_command,
 )
-from tui.accounts import AccountMark, account_mark, in_account
-from tui.auth import ResolvedToken, TokenSource
-from tui.config import ConfigError, Profile, Settings, load_settings
+from tui.session.auth import ResolvedToken, TokenSource
+from tui.session.config import ConfigError, Profile, Settings, load_settings
 
 
 def test_a_question_names_the_account_before_its_question_mark() -> None:

@@ -12,7 +12,7 @@ from keyring.backends import fail
 from pydantic import SecretStr
 
 from tests.conftest import MemoryKeyring
-from tui.auth import (
+from tui.session.auth import (
     KEYRING_SERVICE,
     KeyringUnavailable,
     TokenSource,
@@ -22,7 +22,7 @@ from tui.auth import (
     store_token,
     token_file,
 )
-from tui.config import config_path
+from tui.session.config import config_path
 
 
 class BrokenKeyring(MemoryKeyring):
@@ -95,7 +95,7 @@ def test_session_only_writes_nothing() -> None:
 
 
 def test_token_is_never_in_the_config_file(isolated_home: MemoryKeyring) -> None:
-    from tui.config import Profile, Settings, save_settings
+    from tui.session.config import Profile, Settings, save_settings
 
     store_token("default", SecretStr("very-secret"), TokenSource.KEYRING)
     save_settings(Settings(profiles={"default": Profile(base_url="https://a.test/v4")}))

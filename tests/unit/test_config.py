@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from tui.__main__ import main
-from tui.config import ConfigError, Profile, Settings, config_path, load_settings, save_settings
-from tui.config_keys import line_of, split_unknown
+from tui.session.config import (
+    ConfigError,
+    Profile,
+    Settings,
+    config_path,
+    load_settings,
+    save_settings,
+)
+from tui.session.config_keys import line_of, split_unknown
 
 
 def test_missing_file_gives_defaults() -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
-from tui.config import Profile, Settings
-from tui.fanout import (
+from tui.accounts.fanout import (
     ACCOUNT_FIELD,
     FanoutRequest,
     FanoutSessions,
@@ -16,7 +15,8 @@ from tui.fanout import (
 )
 from tui.resources.areas import SPECS
 from tui.resources.filter_query import compile_query, parse
-from tui.session import Session
+from tui.session.config import Profile, Settings
+from tui.session.runtime import Session
 
 SETTINGS = Settings(
     profiles={

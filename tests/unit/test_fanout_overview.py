@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tui.config import Profile, Settings
-from tui.fanout import OverviewRequest, parse_fanout_command
-from tui.fanout_overview import (
+from tui.accounts.fanout import OverviewRequest, parse_fanout_command
+from tui.accounts.fanout_overview import (
     PARTS,
     UNPRICED_NOTE,
     AccountOverview,
@@ -12,7 +11,8 @@ from tui.fanout_overview import (
     overview_row,
     total_row,
 )
-from tui.overview import Attention
+from tui.home.overview import Attention
+from tui.session.config import Profile, Settings
 
 OFFLINE = Attention(
     "instances offline", "instances", "compute.instances", "status:offline", frozenset({"1", "2"})

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tui.config import load_settings
 from tui.handoff.launch import HandoffError, Launch, MissingProgram, prepared
 from tui.handoff.settings import (
     EditorHandoff,
@@ -29,6 +28,7 @@ from tui.handoff.targets import (
     pick_address,
     ssh_launch,
 )
+from tui.session.config import load_settings
 
 INSTANCE = {"label": "web-1", "ipv4": ["192.168.130.4", "192.0.2.9"], "ipv6": "2001:db8::9/128"}
 DB = {"label": "orders", "hosts": {"primary": "db-primary.example"}, "port": 3306}
@@ -130,6 +130,21 @@ def test_mysql_password_only_in_a_private_file_removed_afterwards(
     assert not folder.exists()
 
 
+def test_mysql_asks_for_tls_through_the_configured_option_when_the_database_requires_it(
+    path_with,
+) -> None:  # type: ignore[no-untyped-def]
+    env = path_with("mysql")
+    required = {**DB, "ssl_connection": True}
+    with prepared(mysql_launch(required, CREDS, MysqlHandoff()), env) as prep:
+        assert prep.argv[-1] == "--ssl-mode=REQUIRED"
+    mariadb = MysqlHandoff(tls_options=["--ssl"], options=["orders"])
+    with prepared(mysql_launch(required, CREDS, mariadb), env) as prep:
+        assert shown(prep.argv)[-2:] == ["orders", "--ssl"]
+    plain = {**DB, "ssl_connection": False}
+    with prepared(mysql_launch(plain, CREDS, MysqlHandoff()), env) as prep:
+        assert not any(a.startswith("--ssl") for a in prep.argv)
+
+
 def test_files_are_removed_when_the_block_fails(path_with, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     launch = mysql_launch(DB, CREDS, MysqlHandoff())
     with pytest.raises(RuntimeError), prepared(launch, path_with("mysql"), tmp_root=tmp_path):
@@ -204,6 +219,14 @@ def test_the_editor_gets_a_private_named_file(path_with) -> None:  # type: ignor
         assert path.name == "my-script-x.sh" and path.read_text() == "#!/bin/sh\n"
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert not path.exists()
+
+
+def test_a_file_handed_to_the_editor_ends_with_a_newline(path_with) -> None:  # type: ignore[no-untyped-def]
+    env = path_with("nano")
+    cfg = EditorHandoff()
+    assert editor_launch("echo hi", "x.sh", cfg, env).files["file"] == "echo hi\n"
+    assert editor_launch("echo hi\n", "x.sh", cfg, env).files["file"] == "echo hi\n"
+    assert editor_launch("", "x.sh", cfg, env).files["file"] == ""
 
 
 def test_handoff_tables_load_from_the_config_file(tmp_path: Path) -> None:

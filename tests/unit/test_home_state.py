@@ -7,12 +7,12 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from tui.activity import ActivityLog, matches
 from tui.api.changes import ChangeEvent, change_event, change_target
 from tui.api.errors import FieldError, NotFound
-from tui.overview import OverviewData, attention, counts
+from tui.home.activity import ActivityLog, matches
+from tui.home.overview import OverviewData, attention, counts
+from tui.home.watchlist import Watchlist, differences, scrub
 from tui.resources.areas import SPECS
-from tui.watchlist import Watchlist, differences, scrub
 
 
 def test_the_activity_log_rotates_and_reads_newest_first(tmp_path: Path) -> None:
@@ -39,7 +39,7 @@ def test_the_activity_log_rotates_and_reads_newest_first(tmp_path: Path) -> None
 def test_an_entry_reads_in_local_time_with_utc_beside_it(monkeypatch: Any) -> None:
     import time
 
-    from tui.activity import ActivityEntry
+    from tui.home.activity import ActivityEntry
 
     monkeypatch.setenv("TZ", "Europe/Berlin")
     time.tzset()
@@ -173,7 +173,7 @@ def test_an_attention_query_becomes_the_list_filter_where_the_list_has_the_langu
 def test_read_only_comes_from_the_flag_or_the_profile(monkeypatch: Any) -> None:
     import tui.app
     from tui.__main__ import main
-    from tui.config import Profile, Settings, save_settings
+    from tui.session.config import Profile, Settings, save_settings
 
     seen: list[bool] = []
     monkeypatch.setattr(tui.app, "run_app", lambda *a, **k: seen.append(k["read_only"]) or 0)
@@ -195,7 +195,7 @@ def test_read_only_comes_from_the_flag_or_the_profile(monkeypatch: Any) -> None:
 
 
 def test_the_cost_says_which_areas_could_not_be_listed() -> None:
-    from tui.overview_cost import cost_lines
+    from tui.home.cost import cost_lines
 
     types = [{"id": "t1", "price": {"monthly": 10.0, "hourly": 0.0137}}]
     data = OverviewData(

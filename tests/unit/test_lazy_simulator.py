@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from tui.config import Settings
-from tui.session import Session
+from tui.session.config import Settings
+from tui.session.runtime import Session
 from tui.simulator import VirtualClock
 
 

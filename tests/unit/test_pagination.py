@@ -140,3 +140,55 @@ async def test_typed_page_uses_the_endpoint_model() -> None:
     page = await client.fetch_page("compute.instances.list", model=Item)
     assert isinstance(page.data[0], Item)
     assert (page.page, page.pages, page.results) == (1, 2, 30)
+
+
+class GatedPageOne(FakeCollection):
+    """Page 1 answers only once page 2 has been asked for (when ``gated``): a listing that
+    waited for page 1 before asking for the rest would never finish."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__(total)
+        self.gated = False
+        self.page_two_asked = asyncio.Event()
+
+    async def handler(self, request: httpx.Request) -> httpx.Response:
+        page = int(request.url.params["page"])
+        if page == 2:
+            self.page_two_asked.set()
+        if page == 1 and self.gated:
+            await self.page_two_asked.wait()
+        return await super().handler(request)
+
+
+async def test_a_listing_made_before_asks_for_every_page_at_once() -> None:
+    fake = GatedPageOne(total=100)
+    client = client_for(fake)
+    first = await client.fetch_all("compute.instances.list", model=dict)
+    assert fake.requested[0] == 1  # the first time, page 1 tells how many there are
+    fake.gated, fake.requested = True, []
+    fake.page_two_asked.clear()
+    # The timeout only keeps a wrong client from hanging the suite.
+    again = await asyncio.wait_for(client.fetch_all("compute.instances.list", model=dict), 30)
+    assert again == first
+    assert sorted(fake.requested) == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("now", [30, 60, 100, 160])
+async def test_page_one_still_decides_when_the_list_shrank_or_grew(now: int) -> None:
+    fake = FakeCollection(total=100)
+    client = client_for(fake)
+    await client.fetch_all("compute.instances.list", model=dict)
+    fake.total = now
+    items = await client.fetch_all("compute.instances.list", model=dict)
+    assert [item["id"] for item in items] == list(range(now))
+    assert client.known_counts  # remembered for the next listing
+    assert next(iter(client.known_counts.values())) == now
+
+
+async def test_each_listing_remembers_its_own_count() -> None:
+    fake = FakeCollection(total=100)
+    client = client_for(fake)
+    await client.fetch_all("compute.instances.list", model=dict)
+    await client.fetch_all("compute.instances.list", model=dict, query={"region": "x"})
+    assert sorted(client.known_counts.values()) == [100, 100]
+    assert len(client.known_counts) == 2

@@ -13,14 +13,14 @@ import sys
 
 from pydantic import SecretStr
 
-from tui.config import Settings
-from tui.session import Session
+from tui.session.config import Settings
+from tui.session.runtime import Session
 from tui.simulator import VirtualClock
 
 FIRST_SCREEN = (
-    "import sys, tui.__main__, tui.app, tui.session, tui.config\n"
-    "from tui.config import Settings\n"
-    "from tui.session import Session\n"
+    "import sys, tui.__main__, tui.app, tui.session.runtime, tui.session.config\n"
+    "from tui.session.config import Settings\n"
+    "from tui.session.runtime import Session\n"
     "session = Session.for_demo(Settings(), lazy=True)\n"
     "print(' '.join(sorted(sys.modules)))\n"
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tui.__main__ import main
-from tui.terminal import terminal_problem
+from tui.session.terminal import terminal_problem
 
 
 @pytest.mark.parametrize("term", ["xterm-256color", "screen", "tmux-256color", "linux", "vt100"])

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tui.activity import ActivityEntry
 from tui.api.endpoints import REGISTRY
+from tui.home.activity import ActivityEntry
+from tui.home.undo import NOT_DECLARED, UndoJournal, UndoRequest, undo_request
 from tui.resources.reversal import REVERSIBILITY, Reversal
-from tui.undo import NOT_DECLARED, UndoJournal, UndoRequest, undo_request
 
 INSTANCE = {"id": 7, "label": "web-1", "tags": ["prod"], "status": "running"}
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tui.zone_plan import plan_zone
-from tui.zone_text import parse_zone_text, render_zone_text, unquote
+from tui.dns.zone_plan import plan_zone
+from tui.dns.zone_text import parse_zone_text, render_zone_text, unquote
 
 ZONE = "example.com"
 
@@ -151,7 +151,7 @@ def test_a_type_change_deletes_and_creates() -> None:
 
 
 def test_restoring_an_srv_or_apex_mx_uses_the_create_fields() -> None:
-    from tui.zone_plan import restore_body
+    from tui.dns.zone_plan import restore_body
 
     assert restore_body(RECORDS[6]) == {
         "type": "SRV",

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
@@ -33,6 +33,12 @@ class ListingOptions(TypedDict, total=False):
 class ListingClient(CallingClient):
     """Collections: :meth:`fetch_page`, :meth:`iter_all` (concurrent, in order) and
     :meth:`fetch_all`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """As :class:`~tui.api.calls.CallingClient`; the listing memory starts empty."""
+        super().__init__(*args, **kwargs)
+        self.known_counts: dict[tuple[str, ...], int] = {}
+        """Listing (endpoint, path, query, page sizes) -> items its last page 1 counted."""
 
     async def fetch_page(
         self,
@@ -118,9 +124,14 @@ class ListingClient(CallingClient):
     ) -> AsyncIterator[Page[T]]:
         """Yield every page of a collection, in order, as soon as each is ready.
 
-        Page 1 is fetched first (it tells how many items exist); the rest are then fetched
-        concurrently with at most ``max_concurrency`` requests in flight. Pages are still yielded
-        in order, so a caller can render page 1 after one round trip and append the rest.
+        Page 1 tells how many items exist; the rest are fetched concurrently with at most
+        ``max_concurrency`` requests in flight. Pages are still yielded in order, so a caller
+        can render page 1 after one round trip and append the rest.
+
+        A listing this client has made before (a refresh) does not wait for page 1: the pages
+        its last count needs are asked for together with page 1, so the whole list takes one
+        round trip instead of two. Page 1's count still decides: pages the list no longer has
+        are cancelled, pages it gained are asked for when page 1 arrives.
 
         Without an explicit ``page_size``, page 1 has the client's page size (the first rows
         arrive quickly) and the rest come in pages as large as the endpoint allows, where the
@@ -139,24 +150,9 @@ class ListingClient(CallingClient):
             Pages 1..N in order.
         """
         e = endpoint(ep)
-        first: Page[T] = await self.fetch_page(
-            e, path_params, page=1, page_size=page_size, model=model, query=query
-        )
-        yield first
-        if first.pages <= 1:
-            return
         size = min(page_size or self.page_size, e.page_size_max)
         largest = e.page_size_max if page_size is None else size
-        trusted = -(-first.results // size) == first.pages
-        if trusted:
-            plan = page_plan(first.results, size, largest)
-        else:
-            # The envelope's counts disagree: follow "pages", all of page 1's size, but never
-            # further than a bound (a page claiming a billion pages must not hang the list)
-            # and only until a page comes back empty.
-            plan = [(n, size) for n in range(2, min(first.pages, MAX_UNSURE_PAGES) + 1)]
         bound = asyncio.Semaphore(max_concurrency or self.max_concurrency)
-
         item_model = model if model is not None else e.response_model()
 
         async def one(number: int, items: int) -> Page[T]:
@@ -170,18 +166,50 @@ class ListingClient(CallingClient):
             await asyncio.sleep(0)
             return self._parse_page(e, path, response, item_model)
 
-        tasks = [asyncio.ensure_future(one(n, items)) for n, items in plan]
+        key = (
+            e.name,
+            fill_path(e.path, dict(path_params or {})),
+            repr(sorted((query or {}).items())),
+            str(size),
+            str(largest),
+        )
+        known = self.known_counts.get(key, 0)
+        early = {
+            request: asyncio.ensure_future(one(*request))
+            for request in page_plan(known, size, largest)
+        }
         try:
+            first: Page[T] = await self.fetch_page(
+                e, path_params, page=1, page_size=page_size, model=model, query=query
+            )
+        except BaseException:
+            await _cancel(list(early.values()))
+            raise
+        self.known_counts[key] = first.results
+        trusted = -(-first.results // size) == first.pages
+        if first.pages <= 1:
+            plan: list[tuple[int, int]] = []
+        elif trusted:
+            plan = page_plan(first.results, size, largest)
+        else:
+            # The envelope's counts disagree: follow "pages", all of page 1's size, but never
+            # further than a bound (a page claiming a billion pages must not hang the list)
+            # and only until a page comes back empty.
+            plan = [(n, size) for n in range(2, min(first.pages, MAX_UNSURE_PAGES) + 1)]
+        tasks = [
+            early.pop(request) if request in early else asyncio.ensure_future(one(*request))
+            for request in plan
+        ]
+        await _cancel(list(early.values()))  # pages the list no longer has
+        try:
+            yield first
             for task in tasks:
                 page = await task
                 yield page
                 if not trusted and not page.data:
                     break
         finally:
-            for task in tasks:
-                task.cancel()
-            # Collect cancelled or failed siblings so none logs "exception was never retrieved".
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await _cancel(tasks)
 
     def listing_requests(self, ep: Endpoint | str, total: int) -> int:
         """Requests :meth:`iter_all` makes to list ``total`` items with the default page sizes.
@@ -210,3 +238,10 @@ class ListingClient(CallingClient):
         async for page in self.iter_all(ep, path_params, model=model, **listing):
             items.extend(page.data)
         return items
+
+
+async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:
+    """Cancel ``tasks`` and collect them, so none logs "exception was never retrieved"."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)

@@ -6,5 +6,5 @@ with its secret files written 0600 in a private folder (removed afterwards, even
 :mod:`tui.handoff.targets` builds the launch for each kind of resource. The screen side
 (``screens.handoff``) suspends the app while the program runs.
 
-This package's ``__init__`` imports nothing: ``tui.config`` imports the settings module.
+This package's ``__init__`` imports nothing: ``tui.session.config`` imports the settings module.
 """

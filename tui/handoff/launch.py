@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui.auth import TOKEN_ENV
+from tui.session.auth import TOKEN_ENV
 
 PRIVATE_FILE = 0o600
 

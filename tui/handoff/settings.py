@@ -64,7 +64,10 @@ class MysqlHandoff(_Table):
     """Arguments; placeholders {defaults_file} (a [client] file holding user and password)
     {host} {port} {user} {label} {options}."""
     options: list[str] = Field(default_factory=list)
-    """Extra arguments, e.g. ["--ssl-mode=REQUIRED"] or a database name."""
+    """Extra arguments, e.g. a database name."""
+    tls_options: list[str] = Field(default_factory=lambda: ["--ssl-mode=REQUIRED"])
+    """Added to {options} when the database requires TLS (its ssl_connection is on); the
+    MariaDB client wants ["--ssl"]. Empty: nothing is added (the client's own default)."""
 
 
 class MongoshHandoff(_Table):

@@ -128,8 +128,13 @@ def option_value(text: str) -> str:
 
 
 def mysql_launch(db: Mapping[str, Any], creds: Mapping[str, Any], cfg: MysqlHandoff) -> Launch:
-    """The MySQL client on the primary, the password in a 0600 ``[client]`` option file."""
+    """The MySQL client on the primary, the password in a 0600 ``[client]`` option file; TLS
+    asked for (``tls_options``) when the database requires it (``ssl_connection``), since a
+    client that does not offer it is refused."""
     host, port = _endpoint(db)
+    options = list(cfg.options)
+    if db.get("ssl_connection") is True:
+        options += [o for o in cfg.tls_options if o not in options]
     user, password = _credentials(creds)
     defaults = (
         "# Written by cloudtui for one session; removed when the client exits.\n"
@@ -140,7 +145,7 @@ def mysql_launch(db: Mapping[str, Any], creds: Mapping[str, Any], cfg: MysqlHand
         config="handoff.mysql",
         command=tuple(cfg.command),
         values={"host": host, "port": port, "user": user, "label": str(db.get("label") or "")},
-        options=tuple(cfg.options),
+        options=tuple(options),
         files={"defaults_file": defaults},
     )
 
@@ -236,6 +241,7 @@ def editor_launch(
         title=f"{os.path.basename(command[0])} {safe}",
         config="handoff.editor",
         command=command,
-        files={"file": text},
+        # A last line without its newline would merge with a line the user appends.
+        files={"file": text if not text or text.endswith("\n") else text + "\n"},
         names={"file": safe},
     )

@@ -58,6 +58,10 @@ class RequestModel(BaseModel):
     (``{value}`` is the value sent): a Kubernetes upgrade cannot be taken back and leaves the
     nodes on the old version until they are recycled."""
 
+    warn_when_empty: ClassVar[Mapping[str, str]] = {}
+    """Fields whose absence (or empty value) in a body has a consequence worth a second look
+    -> that consequence, in words. Forms confirm before sending such a body, saying it."""
+
     shown_when: ClassVar[Mapping[str, When]] = {}
     """Fields asked only while another field holds certain values -> the rule (see
     :mod:`tui.models.rules`). Forms hide the others, and a hidden input is never sent."""

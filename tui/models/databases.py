@@ -205,6 +205,10 @@ class DatabaseCreate(RequestModel):
     shown_when: ClassVar[Mapping[str, When]] = {
         "replication_type": When("cluster_size", (3,), unset=1),
     }
+    warn_when_empty: ClassVar[Mapping[str, str]] = {
+        "allow_list": "The allow list is empty: the database will refuse every connection "
+        "until addresses are added (e: Edit).",
+    }
 
     engine: Annotated[str, StringConstraints(pattern=r"^mysql/[0-9][0-9A-Za-z.]*$")]
     """Engine and version as ``engine/version``, for example ``mysql/8.0.30``."""

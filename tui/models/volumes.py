@@ -140,4 +140,5 @@ class VolumeResize(RequestModel):
     """Grow an active volume (volumes cannot shrink)."""
 
     size: VolumeSize
-    """New size in GB, larger than the current one, up to 10240."""
+    """New size in GB, larger than the current one, up to 10240. The filesystem on it keeps
+    its size: grow it on the instance afterwards (the commands are shown once sent)."""

@@ -189,7 +189,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "account": "account",
     "fanout": "fanout",
 }
-"""Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home`)."""
+"""Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home.areas`)."""
 
 
 def resolve_command(text: str) -> Destination | None:

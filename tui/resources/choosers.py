@@ -8,8 +8,8 @@ widget reads :func:`chooser_rows` and :func:`filter_rows`; nothing here knows ab
 Declared here: instance types (class, vCPUs, memory, disk, transfer, network out, price per
 month and per hour; grouped by class), regions (id, label, country, capabilities; only those
 offering what is being created, see :func:`capability_for`), images (label, vendor, size,
-deprecated/EOL marked, private first), kernels, deployment scripts, and the account's
-instances, volumes, disks and configuration profiles.
+deprecated/EOL marked, private first), kernels, deployment scripts, backups of every
+instance, and the account's instances, volumes, disks and configuration profiles.
 """
 
 from __future__ import annotations
@@ -192,6 +192,7 @@ def chooser_rows(
     facts: Facts | None,
     items: Iterable[Mapping[str, Any]],
     option: Callable[[Mapping[str, Any]], tuple[str, Any]],
+    notes: Cell | None = None,
 ) -> ChooserTable:
     """The table of ``items`` as ``facts`` declare it.
 
@@ -199,8 +200,12 @@ def chooser_rows(
         facts: Columns, grouping, order and marks (None: one column with the option text).
         items: The accepted items of the choice source.
         option: ``(text, value)`` of an item (the source's own).
+        notes: Further marks of an item that depend on the rest of the form (a type too small
+            for the chosen backup), shown after the facts' own.
     """
     items = list(items)
+    if facts is None and notes is not None:
+        facts = Facts(columns=(FactColumn("Choice", lambda item: option(item)[0]),))
     if facts is None:
         rows = []
         for item in items:
@@ -211,11 +216,13 @@ def chooser_rows(
         items.sort(key=facts.order)
     # Every cell once (a column no item fills is then left out): one pass over the items.
     every = [[c.cell(item) for c in facts.columns] for item in items]
-    notes = [facts.marks(item) for item in items] if facts.marks is not None else []
+    marks = [facts.marks] if facts.marks is not None else []
+    marks += [notes] if notes is not None else []
+    notes_of = [", ".join(m for m in (mark(item) for mark in marks) if m) for item in items]
     kept = [k for k in range(len(facts.columns)) if any(cells[k] for cells in every)]
     kept = kept or list(range(len(facts.columns)))
     columns = [facts.columns[k] for k in kept]
-    with_marks = any(notes)
+    with_marks = any(notes_of)
     grouped = facts.group is not None
     titles = [""] * grouped + [c.title for c in columns] + ["Notes"] * with_marks
     right = [False] * grouped + [c.right for c in columns] + [False] * with_marks
@@ -224,7 +231,7 @@ def chooser_rows(
         label, value = option(item)
         full = [every[index][k] for k in kept]
         group = facts.group(item) if facts.group is not None else ""
-        note = notes[index] if with_marks else ""
+        note = notes_of[index] if with_marks else ""
         cells = [group] * grouped
         cells += [_fit(cell, c.width) for cell, c in zip(full, columns, strict=True)]
         cells += [note] * with_marks
@@ -401,6 +408,62 @@ CONFIG_FACTS = Facts(
         FactColumn("Id", text("id"), right=True),
     ),
 )
+
+
+def backup_size(item: Mapping[str, Any]) -> int:
+    """Megabytes of disk a backup's disks need (what a new instance from it must hold)."""
+    disks = item.get("disks")
+    return (
+        sum(int(d.get("size") or 0) for d in disks or [] if isinstance(d, Mapping))
+        if isinstance(disks, list)
+        else 0
+    )
+
+
+def _backup_size(item: Mapping[str, Any]) -> str:
+    needed = backup_size(item)
+    return human_size(needed, "mb") if needed else ""
+
+
+def _backup_date(item: Mapping[str, Any]) -> str:
+    when = str(item.get("finished") or item.get("created") or "")
+    return when[:16].replace("T", " ")
+
+
+BACKUP_FACTS = Facts(
+    columns=(
+        FactColumn("Instance", text("instance"), width=20),
+        FactColumn("Label", text("label"), width=24),
+        FactColumn("Kind", text("type")),
+        FactColumn("Date (UTC)", _backup_date),
+        FactColumn("Size", _backup_size, right=True),
+        FactColumn("Status", text("status")),
+        FactColumn("Id", text("id"), right=True),
+    ),
+    order=lambda i: (str(i.get("instance") or "").lower(), _backup_date(i)),
+    marks=lambda i: "" if i.get("available") else "not restorable yet",
+)
+"""Backups of every instance (the source instance's label is kept as ``instance``)."""
+
+
+@dataclass(frozen=True)
+class Across:
+    """Choices gathered from each item of another listing: the backups of every instance.
+
+    Attributes:
+        endpoint: The listing of the parents (``compute.instances.list``).
+        params: Path parameter of the choices' listing -> parent field (``computeId: id``).
+        where: ``(field, value)`` a parent must match to be asked (backups enabled).
+        keep: Name in each choice -> parent field copied into it (``instance: label``).
+        limit: Most parents asked (one request each).
+    """
+
+    endpoint: str
+    params: Mapping[str, str]
+    where: tuple[str, Any] | None = None
+    keep: Mapping[str, str] = field(default_factory=dict)
+    limit: int = 200
+
 
 CAPABILITY_BY_AREA: Mapping[str, str] = {
     "compute.instances.create": "Compute",

@@ -356,6 +356,19 @@ BACKUPS = ResourceSpec(
             ),
         ),
     ),
+    actions=(
+        Action(
+            "compute.backup_new_instance",
+            "New instance from this backup",
+            "compute.instances.create",
+            key="n",
+            form="compute:InstanceCreate",
+            grant="global:add_computes",
+            prefill={"backup_id": "id", "region": "region"},
+            refuse_when=(("available", False, "the backup is not finished yet"),),
+            description="Create an instance restored from this backup (charges apply)",
+        ),
+    ),
     empty_hint="No backups. Enable backups in the instance settings (e).",
 )
 

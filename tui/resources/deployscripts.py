@@ -51,6 +51,16 @@ SCRIPTS = ResourceSpec(
             description="Write a script that runs when an instance is deployed",
         ),
         Action(
+            "deployscripts.new_instance",
+            "New instance from this script",
+            "compute.instances.create",
+            key="i",
+            form="compute:InstanceCreate",
+            grant="global:add_computes",
+            prefill={"stackscript_id": "id"},
+            description="Create an instance that runs this script when deployed (charges apply)",
+        ),
+        Action(
             "deployscripts.edit",
             "Edit",
             "deployscripts.update",

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from tui.resources.derived import derived, is_derived
+
 # SECRET_KEYS is re-exported: it lives below udf (which this module renders) so the two share it.
 from tui.resources.secret_keys import SECRET_KEYS as SECRET_KEYS
 from tui.resources.secret_keys import is_secret_key
@@ -248,19 +250,33 @@ def sort_value(value: Any) -> tuple[int, Any]:
 def display(
     item: Mapping[str, Any], key: str, kind: ValueKind, transitional: frozenset[str] = frozenset()
 ) -> str:
-    """Display text of the field ``key`` of ``item``: a badge for statuses, else formatted."""
-    value = dig(item, key)
+    """Display text of the field ``key`` of ``item`` (or of the derived value ``@name``): a
+    badge for statuses, else formatted."""
+    value = derived(item, key) if is_derived(key) else dig(item, key)
     if kind == "status":
         return badge_text(None if value is None else str(value), transitional)
     return format_value(value, kind)
 
 
 def field_display(
-    item: Mapping[str, Any], field: FieldSpec, transitional: frozenset[str] = frozenset()
+    item: Mapping[str, Any],
+    field: FieldSpec,
+    transitional: frozenset[str] = frozenset(),
+    *,
+    reveal: bool = False,
 ) -> str:
-    """Display text of a detail field: :func:`display`, or the field's text for 0 (defaults)."""
+    """Display text of a detail field: :func:`display`, or the field's text for 0 (defaults).
+
+    Args:
+        item: The item.
+        field: The field.
+        transitional: Statuses shown as in progress.
+        reveal: Show a secret field's value (the user asked) instead of the mask.
+    """
     if field.zero and dig(item, field.key) == 0:
         return field.zero
+    if reveal and field.kind == "secret":
+        return display(item, field.key, "text", transitional)
     return display(item, field.key, field.kind, transitional)
 
 
@@ -314,6 +330,11 @@ def redact(value: Any) -> Any:
     if isinstance(value, list):
         return [redact(v) for v in value]
     return value
+
+
+def has_secret_fields(spec: ResourceSpec) -> bool:
+    """True when a detail field of ``spec`` holds a secret (shown masked until asked)."""
+    return any(f.kind == "secret" for s in spec.sections for f in s.fields)
 
 
 def is_secret_field(spec: ResourceSpec, key: str) -> bool:

@@ -34,7 +34,8 @@ from tui.api.endpoints import resolve_model
 from tui.models import pem
 from tui.models.rules import NOT_SENT, When
 from tui.resources import choosers
-from tui.resources.choosers import Facts
+from tui.resources.choice_fits import IMAGE_FITS, SCRIPT_FITS, TYPE_FITS, Fit
+from tui.resources.choosers import Across, Facts
 from tui.resources.form_rules import deciding_values, hidden_names, required_now
 from tui.resources.format import MISSING
 from tui.resources.spec import dig
@@ -51,10 +52,12 @@ FieldKind = Literal[
     "json",
     "multiline",
     "multi",
+    "picks",
 ]
 """Input kinds: ``list`` is comma-separated values, ``lines`` one value per line (SSH keys may
 contain commas); ``lines``, ``json`` and ``multiline`` use a text area; ``multi`` picks any
-number of fixed :attr:`FormField.choices` (sent comma-separated, as a script's ``manyof``)."""
+number of fixed :attr:`FormField.choices` (sent comma-separated, as a script's ``manyof``);
+``picks`` any number of choices loaded from the API (sent as a list: a script's images)."""
 
 MAX_REPEATED_GROUPS = 3
 """Lists of objects with at most this many entries start with that many rows shown; longer
@@ -102,6 +105,13 @@ class ChoiceSource:
             (:mod:`tui.resources.choosers`) instead of a bare list.
         noun: What the items are called in a sentence (default: the listing's name,
             ``instances`` for ``compute.instances.list``).
+        adapter: Adapter (``tui.resources.adapters.ADAPTERS``) of a listing that is not a
+            collection (an instance's backups).
+        across: The listing is asked once per item of another listing (the backups of every
+            instance with backups).
+        fits: Rules marking choices that do not suit another input (a type too small for the
+            chosen backup; see :mod:`tui.resources.choice_fits`).
+        extra: Fixed ``(text, value)`` options offered before the loaded ones (``any/all``).
     """
 
     endpoint: str
@@ -146,6 +156,10 @@ class ChoiceSource:
 
     facts: Facts | None = None
     noun: str = ""
+    adapter: str = ""
+    across: Across | None = None
+    fits: tuple[Fit, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
 
     def why_empty(self, context: Mapping[str, Any] | None = None) -> str:
         """Why nothing is offered, in words: ``no instances in ap-northeast``.
@@ -190,6 +204,8 @@ class ChoiceSource:
             self.each,
             self.each_match,
             self.next_minor_of,
+            self.adapter,
+            self.across.endpoint if self.across else "",
         )
 
     @property
@@ -257,18 +273,41 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     "region": ChoiceSource(
         "compute.regions.list", label="{id} — {label}", facts=choosers.REGION_FACTS
     ),
-    "type": ChoiceSource("compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS),
+    "type": ChoiceSource(
+        "compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS, fits=TYPE_FITS
+    ),
     "image": ChoiceSource(
         "images.list",
         label="{id} — {label}",
         where=("status", "available"),
         facts=choosers.IMAGE_FACTS,
+        fits=IMAGE_FITS,
     ),
     "kernel": ChoiceSource(
         "compute.kernels.list", label="{id} — {label}", facts=choosers.KERNEL_FACTS
     ),
     "stackscript_id": ChoiceSource(
-        "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS
+        "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS, fits=SCRIPT_FITS
+    ),
+    # A deployment script's images: any of the available ones, or every image.
+    "images": ChoiceSource(
+        "images.list",
+        label="{id} — {label}",
+        where=("status", "available"),
+        extra=(("any/all — every image", "any/all"),),
+    ),
+    # A backup to restore: those of every instance with backups, each with its instance's label.
+    "backup_id": ChoiceSource(
+        "compute.backups.list",
+        label="#{id} {type} of {instance}",
+        adapter="compute_backups",
+        across=Across(
+            "compute.instances.list",
+            {"computeId": "id"},
+            where=("backups.enabled", True),
+            keep={"instance": "label", "instance_id": "id"},
+        ),
+        facts=choosers.BACKUP_FACTS,
     ),
     "engine": ChoiceSource(
         "databases.engines.list",
@@ -391,6 +430,8 @@ class FormField:
             parts.append("one per line")
         if self.pem:
             parts.append(f"paste the PEM {self.pem} or a file path")
+        if self.kind == "picks":
+            parts.append("space ticks")
         if self.min_length is not None and self.max_length is not None:
             parts.append(f"{self.min_length}..{self.max_length} chars")
         elif self.max_length is not None:
@@ -400,7 +441,10 @@ class FormField:
         elif self.ge is not None:
             parts.append(f"at least {_num(self.ge)}")
         if self.default not in (None, "", [], {}) and self.kind not in ("bool", "secret"):
-            parts.append(f"default {self.default}")
+            default = self.default
+            if isinstance(default, list | tuple):
+                default = ", ".join(map(str, default))  # a multi-choice's: nginx, not ['nginx']
+            parts.append(f"default {default}")
         if self.required_when and not required:
             parts.append(self.required_when)
         elif not required and self.kind not in ("bool",) and not note:
@@ -737,6 +781,9 @@ def _leaf(
     if typing.get_origin(core) is list:
         args = typing.get_args(core)
         item = _unwrap(args[0]).core if args else str
+        source = CHOICE_SOURCES.get(name) if item is str else None
+        if source is not None:
+            return FormField(path, title, "picks", source=source, **common)
         if item in (str, int):
             kind = "lines" if item is str and name in LINE_LIST_NAMES else "list"
             return FormField(path, title, kind, item_type=item, **common)
@@ -868,6 +915,12 @@ def sent_notes(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def empty_cautions(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
+    """What leaving a field out of ``body`` means, for the fields the model warns about."""
+    warned: Mapping[str, str] = getattr(form.model, "warn_when_empty", {})
+    return [text for name, text in warned.items() if body.get(name) in (None, "", [], {})]
+
+
 # -- values ----------------------------------------------------------------------------------
 
 
@@ -881,6 +934,8 @@ def display_value(form_field: FormField, value: Any) -> Any:
         return ""  # never prefill a secret (the API does not return them anyway)
     if form_field.kind == "choice":
         return value
+    if form_field.kind == "picks":
+        return list(value) if isinstance(value, list) else [value]
     if form_field.kind in ("list", "lines"):
         joiner = "\n" if form_field.kind == "lines" else ", "
         return joiner.join(str(v) for v in value) if isinstance(value, list) else str(value)
@@ -911,6 +966,10 @@ def _convert(form_field: FormField, raw: Any) -> Any:
         return raw
     if kind == "multi":
         return ",".join(str(v) for v in raw) if isinstance(raw, list | tuple) else str(raw)
+    if kind == "picks":
+        # Chosen in a list, or typed comma-separated when the choices could not be loaded.
+        values = raw if isinstance(raw, list | tuple) else str(raw).split(",")
+        return [str(v).strip() for v in values if str(v).strip()]
     text = raw if isinstance(raw, str) else str(raw)
     if form_field.pem:
         text = pem.from_input(text)

@@ -65,6 +65,17 @@ IMAGES = ResourceSpec(
             description="Upload a local gzip-compressed raw disk image (at most 5 GB)",
         ),
         Action(
+            "images.new_instance",
+            "New instance from this image",
+            "compute.instances.create",
+            key="i",
+            form="compute:InstanceCreate",
+            grant="global:add_computes",
+            allowed_statuses=("available",),
+            prefill={"image": "id"},
+            description="Create an instance that deploys this image (charges apply)",
+        ),
+        Action(
             "images.edit",
             "Edit",
             "images.update",

@@ -1,6 +1,6 @@
 """Which changes can be undone, and how: one declaration per operation (headless data).
 
-:mod:`tui.undo` reads this table for every change the app sends: a :class:`Reversal` says
+:mod:`tui.home.undo` reads this table for every change the app sends: a :class:`Reversal` says
 which operation undoes it and where that request's body and path come from (the item as it was
 before the change, the change's own body, its answer); an :class:`Irreversible` says why it
 cannot be undone. An operation named in neither cannot be undone from the app either.
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.zone_plan import restore_body
+from tui.dns.zone_plan import restore_body
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,9 @@ class Action:
             field sent, the item's other action is offered at once, its confirmation saying
             why (a cluster upgrade offers the recycle that brings the nodes to the new
             version).
+        text: A derived value (``@name``, :mod:`tui.resources.derived`) shown in a copyable
+            dialog: after the action succeeds, read from the answer (the commands to use a new
+            volume), or instead of any request when ``screen`` is ``"text"``.
     """
 
     id: str
@@ -187,6 +190,7 @@ class Action:
     handoff: str | None = None
     fetch: Mapping[str, str] = field(default_factory=dict)
     offer_after: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    text: str = ""
 
 
 @dataclass(frozen=True)

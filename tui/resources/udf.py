@@ -188,7 +188,10 @@ def preview(script: Any) -> str:
         elif udf.secret:
             parts.append("has a default")
         else:
-            parts.append(f"default {udf.default!r}")
+            # Quoted only when blanks would otherwise be invisible; a list reads "ssl, rewrite".
+            plain = udf.default and udf.default.strip() == udf.default
+            shown = udf.default if plain else repr(udf.default)
+            parts.append(f"default {', '.join(_split(shown)) if udf.manyof else shown}")
         if udf.example:
             parts.append(f"e.g. {udf.example}")
         if udf.secret:

@@ -46,6 +46,10 @@ VOLUMES = ResourceSpec(
                 FieldSpec("compute_id", "Instance id"),
             ),
         ),
+        Section(
+            "Use it on the instance (as root; u shows and copies them)",
+            (FieldSpec("@volume_use", "Commands", "block"),),
+        ),
     ),
     actions=(
         Action(
@@ -57,6 +61,7 @@ VOLUMES = ResourceSpec(
             form="volumes:VolumeCreate",
             grant="global:add_volumes",
             description="Create a volume (charges apply)",
+            text="@volume_use_new",
         ),
         Action(
             "volumes.edit",
@@ -74,6 +79,18 @@ VOLUMES = ResourceSpec(
             form="volumes:VolumeAttach",
             description="Attach to an instance in the same region",
             refuse_when=(("compute_id", IS_SET, "already attached; detach it first"),),
+            text="@volume_use",
+        ),
+        Action(
+            "volumes.use",
+            "Use on the instance",
+            "volumes.view",
+            key="u",
+            screen="text",
+            grant="none",
+            mutating=False,
+            text="@volume_use",
+            description="The commands that format, mount and add it to /etc/fstab (copyable)",
         ),
         Action(
             "volumes.detach",
@@ -102,7 +119,8 @@ VOLUMES = ResourceSpec(
             key="z",
             form="volumes:VolumeResize",
             allowed_statuses=("active",),
-            description="Grow the volume (it cannot shrink)",
+            description="Grow the volume (it cannot shrink); grow its filesystem afterwards",
+            text="@volume_grow",
         ),
         Action(
             "volumes.delete",

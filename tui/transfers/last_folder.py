@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui.datadir import profile_dir, write_private
+from tui.session.datadir import profile_dir, write_private
 
 FILE_NAME = "last_download_folder"
 

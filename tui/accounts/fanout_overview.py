@@ -1,9 +1,9 @@
 """The overview of every account: counts, attention and monthly cost per account, and totals.
 
 Each account's overview is loaded as the single-account overview loads it
-(:func:`tui.overview.load_overview`), all accounts at once through their own sessions
-(:class:`tui.fanout.FanoutSessions`); an account that fails shows its reason and still leaves
-the others and the totals of those that answered.
+(:func:`tui.home.overview.load_overview`), all accounts at once through their own sessions
+(:class:`tui.accounts.fanout.FanoutSessions`); an account that fails shows its reason and
+still leaves the others and the totals of those that answered.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tui.account_switch import AccountUnavailable
-from tui.fanout import FanoutSessions
-from tui.overview import Attention, OverviewData, attention, load_overview
-from tui.overview_cost import cost_summary
+from tui.accounts.fanout import FanoutSessions
+from tui.accounts.switch import AccountUnavailable
+from tui.home.cost import cost_summary
+from tui.home.overview import Attention, OverviewData, attention, load_overview
 from tui.resources.pricing import money
 
 PARTS: tuple[tuple[str, str], ...] = (

@@ -1,6 +1,6 @@
 """What an edited zone text changes: one ``+`` create, ``~`` update or ``-`` delete per record.
 
-Lines map to records by their ``; id <n>`` comment (:mod:`tui.zone_text`). A line without an id
+Lines map to records by their ``; id <n>`` comment (:mod:`tui.dns.zone_text`). A line without an id
 that equals a record no line claims is that record, unchanged (a deleted comment costs
 nothing). A record whose line was removed is deleted, unless a line with its id could not be
 mapped: nothing is applied for a line in error, so its record is kept as it is. A line the API
@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from tui.dns.zone_text import LineError, ParsedLine, parse_zone_text, record_line, service_of
 from tui.models.domains import RecordCreate
 from tui.resources.forms import validation_message
-from tui.zone_text import LineError, ParsedLine, parse_zone_text, record_line, service_of
 
 Op = Literal["+", "~", "-"]
 

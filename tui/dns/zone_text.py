@@ -4,7 +4,7 @@ The text is a zone file (RFC 1035 master-file syntax, one record per line) that 
 in ``$EDITOR``: ``NAME [TTL] [IN] TYPE DATA``, ``@`` for the domain itself, a name without a
 final period relative to the domain, a leading blank repeating the previous name, ``;``
 comments. Each record the API holds is written with a trailing ``; id <n>`` comment, which is
-how an edited line maps back to the record it changes. :mod:`tui.zone_plan` compares the parsed
+how an edited line maps back to the record it changes. :mod:`tui.dns.zone_plan` compares the parsed
 lines with the records.
 
 Only what the API stores can be mapped: the types A, AAAA, NS, MX, CNAME, TXT, SRV, PTR and

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from tui.config import APP_NAME
+from tui.session.config import APP_NAME
 
 DATA_ENV = "CLOUDTUI_DATA"
 

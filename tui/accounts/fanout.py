@@ -17,14 +17,14 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tui.account_switch import AccountUnavailable, open_account, profile_names
+from tui.accounts.switch import AccountUnavailable, open_account, profile_names
 from tui.api.errors import CloudError
-from tui.config import Settings
 from tui.refresh import describe_error, error_title
 from tui.resources.areas import SPECS
 from tui.resources.loader import fetch_all
 from tui.resources.spec import Column, ResourceSpec
-from tui.session import Session
+from tui.session.config import Settings
+from tui.session.runtime import Session
 
 FANOUT_COMMAND = "fanout"
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from tui.config import Settings
+from tui.session.config import Settings
 
 DEMO_ACCOUNT = "DEMO"
 """The name of the in-process simulator's account."""

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.overview_data import OverviewData
+from tui.home.overview_data import OverviewData
 from tui.resources.pricing import (
     NOT_GIVEN,
     Price,

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tui.api.client import InsecureBaseUrl, validate_base_url
-from tui.auth import ResolvedToken, resolve_token
-from tui.config import Settings
-from tui.session import Session
+from tui.session.auth import ResolvedToken, resolve_token
+from tui.session.config import Settings
+from tui.session.runtime import Session
 
 ACCOUNT_COMMAND = "account"
 """The ``:`` command word (``:account NAME``; without a name it opens the picker)."""

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.activity import ActivityEntry
 from tui.api.endpoints import REGISTRY
 from tui.api.paths import fill_path
+from tui.home.activity import ActivityEntry
 from tui.resources.reversal import REVERSIBILITY, Irreversible, Reversal
 
 NOT_DECLARED = "this operation is not declared reversible"

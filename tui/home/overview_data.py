@@ -1,6 +1,6 @@
 """The lists the overview has loaded so far (headless).
 
-Below both :mod:`tui.overview` (counts and attention) and :mod:`tui.overview_cost` (the cost),
+Below both :mod:`tui.home.overview` (counts and attention) and :mod:`tui.home.cost` (the cost),
 which read it.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 @dataclass(repr=False)
 class OverviewData:
-    """The lists loaded so far, by part (:data:`tui.overview.SOURCES` keys and ``"pools"``).
+    """The lists loaded so far, by part (:data:`tui.home.overview.SOURCES` keys and ``"pools"``).
 
     Attributes:
         parts: Items of each part that arrived.

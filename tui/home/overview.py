@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from tui.overview_cost import cost_lines
-from tui.overview_data import OverviewData
+from tui.home.cost import cost_lines
+from tui.home.overview_data import OverviewData
 from tui.resources.areas import SPECS
 from tui.resources.format import human_size, or_missing
 from tui.resources.rows import item_key_of

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tui.api.changes import ChangeEvent
-from tui.datadir import profile_dir
+from tui.session.datadir import profile_dir
 
 LOG_NAME = "activity.jsonl"
 MAX_BYTES = 512 * 1024

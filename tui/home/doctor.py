@@ -457,8 +457,8 @@ def _check_config(
     binding_ids: Callable[[], Collection[str]] | None,
 ) -> tuple[list[Check], Any]:
     """The config file: every bad value (a failure), every unknown key (a warning each)."""
-    from tui.config import ConfigError, config_path, load_settings
-    from tui.config_keys import unknown_binding_ids
+    from tui.session.config import ConfigError, config_path, load_settings
+    from tui.session.config_keys import unknown_binding_ids
 
     path = config_path()
     try:
@@ -495,8 +495,8 @@ async def _check_profile(
 ) -> list[Check]:
     """The profile, its base URL, where its token comes from, and the API with that token."""
     from tui.api.client import InsecureBaseUrl, validate_base_url
-    from tui.auth import TOKEN_ENV, TokenSource, resolve_token
-    from tui.config import config_path
+    from tui.session.auth import TOKEN_ENV, TokenSource, resolve_token
+    from tui.session.config import config_path
 
     name = profile or settings.default_profile or "default"
     entry = settings.profiles.get(name)
@@ -573,7 +573,7 @@ async def check_demo(user: str) -> list[Check]:
 
 
 def _check_data_dir() -> Check:
-    from tui.datadir import data_dir
+    from tui.session.datadir import data_dir
 
     folder = data_dir()
     try:

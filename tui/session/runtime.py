@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 import httpx
 from pydantic import SecretStr
 
-from tui.accounts import AccountMark, account_mark
+from tui.accounts.naming import AccountMark, account_mark
 from tui.api.client import ApiClient
 from tui.api.retry import RetryPolicy
-from tui.config import Settings
+from tui.session.config import Settings
 
 if TYPE_CHECKING:
     from tui.simulator.app import Simulator

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tui.datadir import profile_dir, write_private
 from tui.resources.spec import ResourceSpec
+from tui.session.datadir import profile_dir, write_private
 
 FILE_NAME = "watchlist.json"
 

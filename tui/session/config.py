@@ -20,8 +20,8 @@ from typing import Any, Literal
 from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from tui.config_keys import UnknownKey, dotted, line_of, split_unknown
 from tui.handoff.settings import HandoffSettings
+from tui.session.config_keys import UnknownKey, dotted, line_of, split_unknown
 
 APP_NAME = "cloudtui"
 CONFIG_ENV = "CLOUDTUI_CONFIG"
@@ -247,7 +247,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     The file is edited, not rewritten: comments, order, unknown keys and keys left at their
     defaults stay as they are; only the values changed since the settings were loaded (or, for
     settings made in code, that differ from the file's) are written (see
-    :mod:`tui.config_write`).
+    :mod:`tui.session.config_write`).
 
     Args:
         settings: What to write.
@@ -259,7 +259,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     Raises:
         ConfigError: The file changed since it was loaded and can no longer be read.
     """
-    from tui.config_write import edit_document
+    from tui.session.config_write import edit_document
 
     path = path or config_path()
     path.parent.mkdir(parents=True, exist_ok=True)

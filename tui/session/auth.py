@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from tui.config import config_dir
+from tui.session.config import config_dir
 
 KEYRING_SERVICE = "cloudtui"
 TOKEN_ENV = "CLOUDTUI_TOKEN"

@@ -1,0 +1,1 @@
+"""Several accounts: the account named on screen, switching, lists across accounts."""
