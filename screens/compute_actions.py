@@ -1,7 +1,7 @@
 """Hand-written instance flows: resize (the types chooser, then the price) and rescue (a device
 map).
 
-Both are :class:`~screens.form.RequestModal` dialogs: they load their choices from the API,
+Both are :class:`~screens.request_modal.RequestModal` dialogs: they load their choices from the API,
 show the request they will send, and stay open with the user's choices until it succeeds.
 """
 
@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Checkbox, Label, Select, Static
 
-from screens.form import RequestModal, Submit
+from screens.request_modal import RequestModal, Submit
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
 from tui.resources.choosers import chooser_rows, mark_row

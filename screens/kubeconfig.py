@@ -21,7 +21,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Checkbox, Input, Label, Static
 
-from screens.form import RequestModal
+from screens.request_modal import RequestModal
 from tui.kubeconfig import KubeconfigError, decode_kubeconfig, default_path, write_private
 from widgets.model_form import Tick
 

@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static, TextArea
 
-from screens.form import RequestModal
+from screens.request_modal import RequestModal
 from tui.api.errors import CloudError
 from tui.resources.preferences import dump_preferences, parse_preferences
 

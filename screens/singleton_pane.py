@@ -21,6 +21,9 @@ from tui.resources.format import has_secret_fields
 from tui.resources.loader import fetch_item
 from widgets.detail_panel import DetailPanel
 
+REVEAL_BINDING = Binding("s", "reveal", "Show/hide secret", id="detail.reveal")
+"""Added to a pane whose spec has secret fields (a module constant, so ``[keymap]`` knows it)."""
+
 
 class SingletonPane(RefreshingPane):
     """One object (transfer summary, kubeconfig, stats ...) as sections of fields."""
@@ -41,8 +44,7 @@ class SingletonPane(RefreshingPane):
         self.item: dict[str, Any] = {}
         add_action_bindings(self, self.spec.actions)
         if has_secret_fields(self.spec):
-            reveal = Binding("s", "reveal", "Show/hide secret", id="detail.reveal")
-            self._bindings.key_to_bindings.setdefault("s", []).append(reveal)
+            self._bindings.key_to_bindings.setdefault("s", []).append(REVEAL_BINDING)
 
     @property
     def panel(self) -> DetailPanel:

@@ -150,7 +150,8 @@ def test_no_import_circle_anywhere() -> None:
 def test_the_graph_sees_every_kind_of_import() -> None:
     graph = _graph()
     # `import x`, `from package import module`, and lazy imports (inside a function) are edges.
-    assert "tui.resources.choosers" in graph["tui.resources.forms"]
+    assert "tui.resources.choosers" in graph["tui.resources.forms.choices"]
+    assert "tui.resources.forms.spec" in graph["tui.resources.forms"]
     assert "tui.api.endpoints" in graph["tui.api"]
     assert "tui.simulator.seeds" in graph["tui.simulator.seed"]
     # Type-only imports are not edges.

@@ -1,0 +1,303 @@
+"""Where a form input's choices come from: a listing of the API (:class:`ChoiceSource`) and
+the table of them by input name (:data:`CHOICE_SOURCES`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tui.resources import choosers
+from tui.resources.choice_fits import IMAGE_FITS, SCRIPT_FITS, TYPE_FITS, Fit
+from tui.resources.choosers import Across, Facts
+from tui.resources.format import MISSING
+from tui.resources.spec import dig
+
+
+@dataclass(frozen=True)
+class ChoiceSource:
+    """Where a field's choices come from.
+
+    Attributes:
+        endpoint: Listing endpoint (registry name).
+        value: Item field that becomes the value, or a ``str.format`` template over the item
+            (``{engine}/{version}``).
+        label: ``str.format`` template over the item for the option text.
+        params: Path parameter -> name of the action parameter that fills it.
+        where: ``(field, value)`` an item must match to be offered (available images only).
+        form_params: Path parameter -> form field that fills it when the action has no such
+            parameter (a volume's attach form: the configs of the instance chosen above).
+        same_as: Option field -> name of a value the option must share: the form's field of
+            that name once filled, else the action's item's (a volume attaches only to
+            instances of its region; a new one to instances of the region chosen).
+        each: A list field of the item whose entries are the options (``{each}`` in
+            :attr:`value` and :attr:`label`): an instance's addresses.
+        each_match: Pattern an entry must match to be offered (private addresses only).
+        next_minor_of: Field of the action's item holding a ``<major>.<minor>`` version: only
+            the version one minor after it is offered (a cluster upgrades one minor version
+            at a time and never down).
+        facts: Columns of facts beside each choice: the form offers a searchable table
+            (:mod:`tui.resources.choosers`) instead of a bare list.
+        noun: What the items are called in a sentence (default: the listing's name,
+            ``instances`` for ``compute.instances.list``).
+        adapter: Adapter (``tui.resources.adapters.ADAPTERS``) of a listing that is not a
+            collection (an instance's backups).
+        across: The listing is asked once per item of another listing (the backups of every
+            instance with backups).
+        fits: Rules marking choices that do not suit another input (a type too small for the
+            chosen backup; see :mod:`tui.resources.choice_fits`).
+        extra: Fixed ``(text, value)`` options offered before the loaded ones (``any/all``).
+    """
+
+    endpoint: str
+    value: str = "id"
+    label: str = "{id}"
+    params: Mapping[str, str] = field(default_factory=dict)
+    where: tuple[str, Any] | None = None
+    form_params: Mapping[str, str] = field(default_factory=dict)
+    same_as: Mapping[str, str] = field(default_factory=dict)
+    each: str = ""
+    each_match: str = ""
+    next_minor_of: str = ""
+
+    def options(self, item: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """``(text, value)`` of the options one item gives (one, or one per :attr:`each`)."""
+        if not self.each:
+            return [self.option(item)]
+        entries = dig(item, self.each)
+        out: list[tuple[str, Any]] = []
+        for entry in entries if isinstance(entries, list) else []:
+            if self.each_match and not re.match(self.each_match, str(entry)):
+                continue
+            out.append(self.option({**item, "each": entry}))
+        return out
+
+    def under(self, prefix: str, siblings: Iterable[str]) -> ChoiceSource:
+        """This source inside a row at ``prefix``: fields it names that are the row's own
+        (``siblings``) are read in that row (a bucket among the buckets of the row's cluster).
+        """
+        own = set(siblings)
+        if not prefix or not (own & (set(self.same_as.values()) | set(self.form_params.values()))):
+            return self
+
+        def local(name: str) -> str:
+            return f"{prefix}{name}" if name in own else name
+
+        return replace(
+            self,
+            same_as={k: local(v) for k, v in self.same_as.items()},
+            form_params={k: local(v) for k, v in self.form_params.items()},
+        )
+
+    facts: Facts | None = None
+    noun: str = ""
+    adapter: str = ""
+    across: Across | None = None
+    fits: tuple[Fit, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def why_empty(self, context: Mapping[str, Any] | None = None) -> str:
+        """Why nothing is offered, in words: ``no instances in ap-northeast``.
+
+        Args:
+            context: The values the choices were filtered by (see :func:`choice_context`).
+        """
+        noun = self.noun or self.endpoint.rsplit(".", 2)[-2].replace("_", " ")
+        text = f"no {noun}"
+        if self.where is not None:
+            text += f" with {self.where[0]} {self.where[1]}"
+        places = [
+            str(value)
+            for name in self.same_as.values()
+            if (value := (context or {}).get(name)) not in (None, "")
+        ]
+        if places:
+            text += " in " + ", ".join(places)
+        return text
+
+    def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
+        """``(text, value)`` of one item."""
+        try:
+            text = self.label.format_map(Lenient(item))
+        except (ValueError, AttributeError, IndexError):
+            text = str(item.get(self.value))
+        if "{" in self.value:
+            return text, self.value.format_map(Lenient(item))
+        return text, item.get(self.value)
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """A hashable identity: sources with equal keys give the same options."""
+        return (
+            self.endpoint,
+            self.value,
+            self.label,
+            tuple(sorted(self.params.items())),
+            self.where,
+            tuple(sorted(self.same_as.items())),
+            tuple(sorted(self.form_params.items())),
+            self.each,
+            self.each_match,
+            self.next_minor_of,
+            self.adapter,
+            self.across.endpoint if self.across else "",
+        )
+
+    @property
+    def depends_on(self) -> frozenset[str]:
+        """Form fields whose change makes these choices load again."""
+        return frozenset(self.form_params.values()) | frozenset(self.same_as.values())
+
+    def accepts(
+        self,
+        item: Mapping[str, Any],
+        context: Mapping[str, Any] | None = None,
+        subject: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """True when ``item`` passes :attr:`where`, shares the :attr:`same_as` values and is
+        the :attr:`next_minor_of` version.
+
+        Args:
+            item: A candidate option's item.
+            context: Values :attr:`same_as` names (form values over the action's item); an
+                absent or empty one does not filter.
+            subject: The action's item as loaded (an edit form's values do not count).
+        """
+        if self.where is not None and dig(item, self.where[0]) != self.where[1]:
+            return False
+        if self.next_minor_of:
+            current = dig(subject or {}, self.next_minor_of)
+            if current is not None and dig(item, self.value) != next_minor(str(current)):
+                return False
+        for option_field, name in self.same_as.items():
+            wanted = (context or {}).get(name)
+            if wanted not in (None, "") and dig(item, option_field) != wanted:
+                return False
+        return True
+
+
+def next_minor(version: str) -> str | None:
+    """``1.30`` -> ``1.31``; None for text that is not ``<major>.<minor>``."""
+    major, dot, minor = version.partition(".")
+    if not (dot and major.isdigit() and minor.isdigit()):
+        return None
+    return f"{int(major)}.{int(minor) + 1}"
+
+
+def choice_context(
+    item: Mapping[str, Any] | None, values: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """What a form's choices are filtered by: the item the action is about, overridden by the
+    inputs filled so far (a volume's attach form offers the instances of the volume's region)."""
+    filled = {k: v for k, v in (values or {}).items() if v not in (None, "")}
+    return {**(item or {}), **filled}
+
+
+class Lenient(dict[str, Any]):
+    """``format_map`` source that shows missing keys as empty text, and keys the API sent as
+    null as ``—`` (an option never reads ``(#12, None)``)."""
+
+    def __init__(self, item: Mapping[str, Any]) -> None:
+        super().__init__({k: MISSING if v is None else v for k, v in item.items()})
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+CHOICE_SOURCES: dict[str, ChoiceSource] = {
+    "region": ChoiceSource(
+        "compute.regions.list", label="{id} — {label}", facts=choosers.REGION_FACTS
+    ),
+    "type": ChoiceSource(
+        "compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS, fits=TYPE_FITS
+    ),
+    "image": ChoiceSource(
+        "images.list",
+        label="{id} — {label}",
+        where=("status", "available"),
+        facts=choosers.IMAGE_FACTS,
+        fits=IMAGE_FITS,
+    ),
+    "kernel": ChoiceSource(
+        "compute.kernels.list", label="{id} — {label}", facts=choosers.KERNEL_FACTS
+    ),
+    "stackscript_id": ChoiceSource(
+        "deployscripts.list", label="{label} (#{id})", facts=choosers.SCRIPT_FACTS, fits=SCRIPT_FITS
+    ),
+    # A deployment script's images: any of the available ones, or every image.
+    "images": ChoiceSource(
+        "images.list",
+        label="{id} — {label}",
+        where=("status", "available"),
+        extra=(("any/all — every image", "any/all"),),
+    ),
+    # A backup to restore: those of every instance with backups, each with its instance's label.
+    "backup_id": ChoiceSource(
+        "compute.backups.list",
+        label="#{id} {type} of {instance}",
+        adapter="compute_backups",
+        across=Across(
+            "compute.instances.list",
+            {"computeId": "id"},
+            where=("backups.enabled", True),
+            keep={"instance": "label", "instance_id": "id"},
+        ),
+        facts=choosers.BACKUP_FACTS,
+    ),
+    "engine": ChoiceSource(
+        "databases.engines.list",
+        value="{engine}/{version}",
+        label="{engine} {version}",
+        where=("engine", "mysql"),  # only MySQL databases can be created
+    ),
+    "k8s_version": ChoiceSource("k8s.versions.list"),
+    "k8s_upgrade": ChoiceSource("k8s.versions.list", next_minor_of="k8s_version"),
+    "cluster": ChoiceSource("object_storage.clusters.list", label="{id} — {region}"),
+    "compute_id": ChoiceSource(
+        "compute.instances.list",
+        label="{label} (#{id}, {region})",
+        same_as={"region": "region"},
+        facts=choosers.INSTANCE_FACTS,
+    ),
+    "config_id": ChoiceSource(
+        "compute.configs.list",
+        label="{label} (#{id})",
+        params={"computeId": "computeId"},
+        form_params={"computeId": "compute_id"},
+        facts=choosers.CONFIG_FACTS,
+    ),
+    "disk_id": ChoiceSource(
+        "compute.disks.list",
+        label="{label} (#{id})",
+        params={"computeId": "computeId"},
+        form_params={"computeId": "compute_id"},
+        facts=choosers.DISK_FACTS,
+    ),
+    "volume_id": ChoiceSource(
+        "compute.volumes.list",
+        label="{label} (#{id})",
+        params={"computeId": "computeId"},
+        form_params={"computeId": "compute_id"},
+        facts=choosers.VOLUME_FACTS,
+    ),
+    # A balancer's backend: an instance's private IPv4 (in the balancer's region when known).
+    "private_address": ChoiceSource(
+        "compute.instances.list",
+        value="{each}",
+        label="{each} — {label} ({region})",
+        same_as={"region": "region"},
+        noun="instances with a private IPv4 address",
+        each="ipv4",
+        each_match=r"^(10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.)",
+    ),
+    # A limited key's bucket: among the buckets of the cluster chosen in the same row.
+    "bucket_in_cluster": ChoiceSource(
+        "object_storage.buckets.list",
+        value="label",
+        label="{label} ({cluster})",
+        same_as={"cluster": "cluster"},
+    ),
+}
+"""Field name -> choices from the API. Used only for plain ``str``/``int`` fields: a field with
+fixed values (``Literal``) keeps them."""
