@@ -106,6 +106,8 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
         self._hidden: set[str] = set()
         self._headings: dict[str, str] = {}
         """Group heading id -> the group it heads."""
+        self._marked_row: Vertical | None = None
+        """The row whose marker shows the focus."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -170,6 +172,9 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
             # A visible marker: compact inputs draw no border, and colour alone would vanish
             # under NO_COLOR.
             Horizontal(Static(MARKER, classes="form-marker"), *inputs, classes="form-input"),
+            # Right under the input, before the help: the input and why it was refused fit
+            # on screen together however long the help is.
+            Static("", classes="form-error -hidden"),
         ]
         if f.locked:
             children.append(Static(Text(f"Locked: {f.locked}"), classes="form-help"))
@@ -177,7 +182,6 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
             # Docstrings wrap at the source's width: the terminal wraps them again instead.
             text = " ".join(f.help.replace("``", "").split())
             children.append(Static(Text(text), classes="form-help", id=f"help-{wid}"))
-        children.append(Static("", classes="form-error -hidden"))
         return Vertical(*children, classes="form-row", id=f"row-{wid}")
 
     @staticmethod
@@ -259,8 +263,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
             await button.remove()  # the list is full: its last row takes the focus below
         self.apply_rules()
         first = self.widget_for(new[0].name)
-        first.focus()
-        self.scroll_to_widget(first, animate=False)
+        first.focus()  # in view once laid out (watch_virtual_size)
         names = tuple(f.name for f in new)
         self.post_message(self.RowsAdded(self, names))
         return names
@@ -345,7 +348,38 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
                 first = self.widget_for(f.name)
         if first is not None:
             first.focus()
-            self.scroll_to_widget(first, animate=False)
+            self.show_row_of(first)
+
+    def show_row_of(self, widget: Widget) -> None:
+        """Scroll so the row of ``widget`` (label, input, help, error line) can be seen.
+
+        Done after the next layout: the row's error line may just have appeared. A row taller
+        than the form shows its input.
+        """
+
+        def scroll() -> None:
+            if not widget.is_attached:
+                return
+            row = self._row_of(widget)
+            if row is not None:
+                # Each scroll is the least that shows its part: the row if it fits, then
+                # surely the error line and the input just above it.
+                self.scroll_to_widget(row, animate=False, immediate=True)
+                for error in row.query(".form-error"):
+                    self.scroll_to_widget(error, animate=False, immediate=True)
+            self.scroll_to_widget(widget, animate=False, immediate=True)
+
+        self.call_after_refresh(scroll)
+
+    def watch_virtual_size(self) -> None:
+        # Rows shown, hidden or added and error lines appearing move what has focus: keep it
+        # in view (Textual scrolls to a widget only when it gains focus).
+        self.call_after_refresh(self._keep_focus_in_view)
+
+    def _keep_focus_in_view(self) -> None:
+        focused = self.app.focused if self.is_attached else None
+        if focused is not None and self in focused.ancestors:
+            self.scroll_to_widget(focused, animate=False)
 
     def _show_error(self, name: str, message: str) -> None:
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)
@@ -376,9 +410,20 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.refresh_bindings()
         focused_row = self._row_of(event.widget)
-        for row in self.query(".form-row"):
-            for marker in row.query(".form-marker").results(Static):  # a new row may be mounting
-                marker.update(FOCUS_MARKER if row is focused_row else MARKER)
+        if focused_row is not self._marked_row:
+            # Only the two rows concerned: querying every row's marker on each tab cost
+            # tens of milliseconds on a long form.
+            self._mark(self._marked_row, MARKER)
+            self._mark(focused_row, FOCUS_MARKER)
+            self._marked_row = focused_row
+
+    @staticmethod
+    def _mark(row: Vertical | None, marker_text: str) -> None:
+        if row is None:
+            return
+        for marker in row.query(".form-marker").results(Static):  # a new row may be mounting
+            # One cell wide either way: a repaint, never a new layout of the whole form.
+            marker.update(marker_text, layout=False)
 
     def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.
