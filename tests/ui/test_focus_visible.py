@@ -6,18 +6,23 @@ round all of it at one size, then again after resizing the terminal to the other
 key the focused widget must lie on screen and inside every container that clips it
 (:func:`tests.ui.visibility.assert_focus_visible`). The choosers a form opens are walked the
 same way. Each dialog is built once and walked at both sizes; the sizes alternate so both
-orders occur.
+orders occur. Dialogs opened by other flows than a spec action (transfers, the hand-off address
+picker, a typed confirmation with a long request) are pushed alone and walked the same way.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
 from screens.chooser import ChooserModal
+from screens.confirm import ConfirmModal
 from screens.form import FormModal
+from screens.handoff import AddressModal
+from screens.transfer_dialogs import ConflictModal, LocalPathModal, ShareModal
 from tests.ui.form_walk import (
     DialogAction,
     Samples,
@@ -28,7 +33,7 @@ from tests.ui.form_walk import (
     wait_for,
     widen,
 )
-from tests.ui.helpers import make_app, settle
+from tests.ui.helpers import make_app, settle, wait_for_screen
 from tests.ui.visibility import assert_focus_visible, press_and_settle, settle_view
 from widgets.chooser_field import ChooserSelect
 
@@ -107,3 +112,34 @@ async def test_every_dialog_field_is_visible_when_focused(area: str) -> None:
         choosers: set[Any] = set()
         for d in (d for d in ACTIONS if d.area == area):
             await walk_action(pilot, samples, d, choosers)
+
+
+async def _no_url(_seconds: int) -> str:
+    return "https://example.invalid/shared"
+
+
+def lone_dialogs(tmp_path: Path) -> list[Any]:
+    """Dialogs with inputs that no spec action opens directly."""
+    many = "\n".join(f"  DELETE /volumes/{n}" for n in range(60))
+    return [
+        LocalPathModal("Download 3 objects to", str(tmp_path), "directory"),
+        ConflictModal(tmp_path / "report.csv"),
+        ShareModal("reports/2026/summary.csv", _no_url),
+        AddressModal(
+            "ssh root@ which address of web-1?", [("private", f"10.0.0.{n}") for n in range(30)]
+        ),
+        ConfirmModal("Delete 60 volumes", "They go for good.", many, typed="60 volumes"),
+    ]
+
+
+async def test_dialogs_opened_outside_spec_actions_keep_the_focus_in_sight(tmp_path: Path) -> None:
+    app = make_app()
+    app.animation_level = "none"
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await settle(pilot, rounds=1)
+        for dialog in lone_dialogs(tmp_path):
+            app.push_screen(dialog)
+            await wait_for_screen(pilot, type(dialog))
+            await walk_both_sizes(pilot, dialog, type(dialog).__name__)
+            dialog.dismiss(None)
+            await wait_for(pilot, lambda dialog=dialog: app.screen is not dialog, "closing")
