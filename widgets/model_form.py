@@ -410,6 +410,8 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.refresh_bindings()
         focused_row = self._row_of(event.widget)
+        if focused_row is not None:
+            self.show_row_of(event.widget)  # its label too, not only the input
         if focused_row is not self._marked_row:
             # Only the two rows concerned: querying every row's marker on each tab cost
             # tens of milliseconds on a long form.

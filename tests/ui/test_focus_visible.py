@@ -34,7 +34,12 @@ from tests.ui.form_walk import (
     widen,
 )
 from tests.ui.helpers import make_app, settle, wait_for_screen
-from tests.ui.visibility import assert_focus_visible, press_and_settle, settle_view
+from tests.ui.visibility import (
+    assert_focus_visible,
+    assert_label_visible,
+    press_and_settle,
+    settle_view,
+)
 from widgets.chooser_field import ChooserSelect
 
 SIZES = ((80, 24), (120, 40))
@@ -47,7 +52,9 @@ async def walk(pilot: Pilot[Any], dialog: Any, context: str) -> None:
     """Tab once round ``dialog``'s focus chain, checking the focus can be seen after each key."""
     for step in range(len(dialog.focus_chain) + 1):
         await press_and_settle(pilot, "tab")
-        assert_focus_visible(pilot.app, f"{context}, tab {step + 1}")
+        where = f"{context}, tab {step + 1}"
+        assert_focus_visible(pilot.app, where)
+        assert_label_visible(pilot.app, where)
 
 
 async def walk_both_sizes(pilot: Pilot[Any], dialog: Any, context: str) -> None:

@@ -17,6 +17,7 @@ from screens.form import FormModal
 from tests.ui.helpers import make_app, open_area, open_form, settle, wait_for_screen, wait_until
 from tests.ui.visibility import (
     assert_focus_visible,
+    assert_label_visible,
     assert_visible,
     press_and_settle,
     settle_view,
@@ -138,6 +139,7 @@ async def test_a_balancer_refused_for_its_key_focuses_the_key_and_keeps_focus_in
         for step in range(20):
             await press_and_settle(pilot, "shift+tab")
             assert_focus_visible(app, f"shift+tab {step + 1} after the refusal")
+            assert_label_visible(app, f"shift+tab {step + 1} after the refusal")
 
 
 async def test_an_error_naming_no_field_shows_below_the_form_with_the_focus_in_sight() -> None:

@@ -97,6 +97,14 @@ def assert_focus_visible(app: Any, context: str = "") -> None:
         raise AssertionError(f"{context}: {problem}" if context else problem)
 
 
+def assert_label_visible(app: Any, context: str) -> None:
+    """A form's focused input shows with its label (what is being typed, and where)."""
+    focused = app.focused
+    row = next((a for a in focused.ancestors if a.has_class("form-row")), None)
+    if row is not None:
+        assert_visible(row.query_one(".form-label"), f"{context}, the label of the focused input")
+
+
 def _view_state(app: Any) -> tuple[Any, ...] | None:
     """What a key's focus move changes: the focused widget, its region, its ancestors' scroll."""
     focused = app.focused
