@@ -31,6 +31,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row, generate_password
 from widgets.chooser_field import ChooserSelect
+from widgets.focus_view import keep_focus_in_view, scroll_after_layout
 from widgets.form_extra import ExtraFieldsMixin
 from widgets.form_inputs import inputs_for, read_value, write_value
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
@@ -63,7 +64,7 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
     ModelForm { height: 1fr; padding: 0 1; }
     ModelForm .form-group { margin-top: 1; text-style: bold; color: $text-accent; }
     ModelForm .form-row { height: auto; margin-bottom: 1; }
-    ModelForm .form-label { height: 1; }
+    ModelForm .form-label { width: 100%; height: auto; }  /* a long hint wraps, never cut */
     ModelForm .form-help { color: $text-muted; height: auto; }
     ModelForm .form-error { color: $text-error; height: auto; }
     ModelForm .form-error.-hidden { display: none; }
@@ -351,35 +352,15 @@ class ModelForm(ExtraFieldsMixin, VerticalScroll):
             self.show_row_of(first)
 
     def show_row_of(self, widget: Widget) -> None:
-        """Scroll so the row of ``widget`` (label, input, help, error line) can be seen.
-
-        Done after the next layout: the row's error line may just have appeared. A row taller
-        than the form shows its input.
-        """
-
-        def scroll() -> None:
-            if not widget.is_attached:
-                return
-            row = self._row_of(widget)
-            if row is not None:
-                # Each scroll is the least that shows its part: the row if it fits, then
-                # surely the error line and the input just above it.
-                self.scroll_to_widget(row, animate=False, immediate=True)
-                for error in row.query(".form-error"):
-                    self.scroll_to_widget(error, animate=False, immediate=True)
-            self.scroll_to_widget(widget, animate=False, immediate=True)
-
-        self.call_after_refresh(scroll)
+        """Scroll (after the next layout: an error line may just have appeared) so the row of
+        ``widget`` shows: all of it if it fits, else surely its error line and the input."""
+        row = self._row_of(widget)
+        parts = [row, *row.query(".form-error")] if row is not None else []
+        scroll_after_layout(self, *parts, widget)
 
     def watch_virtual_size(self) -> None:
-        # Rows shown, hidden or added and error lines appearing move what has focus: keep it
-        # in view (Textual scrolls to a widget only when it gains focus).
-        self.call_after_refresh(self._keep_focus_in_view)
-
-    def _keep_focus_in_view(self) -> None:
-        focused = self.app.focused if self.is_attached else None
-        if focused is not None and self in focused.ancestors:
-            self.scroll_to_widget(focused, animate=False)
+        # Rows shown, hidden or added and error lines appearing move what has focus.
+        keep_focus_in_view(self)
 
     def _show_error(self, name: str, message: str) -> None:
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)

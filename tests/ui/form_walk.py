@@ -10,7 +10,6 @@ the most fields), and every repeated list gets one more row. Only then is it wal
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,10 +17,10 @@ from typing import Any
 
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
-from textual.widgets import Select
 
 from screens.actions import ACTION_SCREENS, run_action
 from screens.form import FormModal
+from tests.ui.visibility import screen_workers_done
 from tui.api.endpoints import REGISTRY
 from tui.resources.areas import AREA_OF_SPEC, SPECS
 from tui.resources.availability import UserContext, availability
@@ -141,16 +140,7 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], what: str) -
 
 async def quiet(pilot: Pilot[Any], screen: Any) -> None:
     """Let ``screen``'s own workers (choice lists, a script's fields) finish, then repaint."""
-    for _ in range(5):
-        busy = [w for w in pilot.app.workers if w.node is screen and not w.is_finished]
-        if not busy:
-            break
-        done, _pending = await asyncio.wait(
-            {asyncio.ensure_future(w.wait()) for w in busy}, timeout=30
-        )
-        for future in done:
-            with contextlib.suppress(Exception):
-                future.result()
+    await screen_workers_done(pilot.app, screen)
     await pilot.pause()
 
 
@@ -225,13 +215,3 @@ async def widen(pilot: Pilot[Any], modal: FormModal) -> None:
         button.focus()
         await pilot.press("enter")
         await quiet(pilot, modal)
-
-
-def focus_chain_length(dialog: Any) -> int:
-    """How many widgets tab visits in ``dialog``."""
-    return len(dialog.focus_chain)
-
-
-def select_value(widget: Any) -> Any:
-    """A select's value, None when blank."""
-    return None if widget.value is Select.NULL else widget.value

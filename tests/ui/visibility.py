@@ -100,7 +100,8 @@ def assert_focus_visible(app: Any, context: str = "") -> None:
 def assert_label_visible(app: Any, context: str) -> None:
     """A form's focused input shows with its label (what is being typed, and where)."""
     focused = app.focused
-    row = next((a for a in focused.ancestors if a.has_class("form-row")), None)
+    ancestors = focused.ancestors if focused is not None else []
+    row = next((a for a in ancestors if a.has_class("form-row")), None)
     if row is not None:
         assert_visible(row.query_one(".form-label"), f"{context}, the label of the focused input")
 
@@ -129,10 +130,13 @@ async def _drain_focus_path(app: Any) -> None:
         await _drain(node)
 
 
-async def _screen_workers_done(app: Any, screen: Any) -> None:
-    """Wait for the workers of ``screen`` and its widgets (a choice list loading)."""
-    busy = [w for w in app.workers if not w.is_finished and screen_of(w.node) is screen]
-    if busy:
+async def screen_workers_done(app: Any, screen: Any) -> None:
+    """Wait for the workers of ``screen`` and its widgets (a choice list loading), and for
+    those they start, up to a few generations."""
+    for _ in range(5):
+        busy = [w for w in app.workers if not w.is_finished and screen_of(w.node) is screen]
+        if not busy:
+            return
         done, _pending = await asyncio.wait(
             [asyncio.ensure_future(w.wait()) for w in busy], timeout=30
         )
@@ -170,7 +174,7 @@ async def settle_view(pilot: Pilot[Any], context: str = "") -> None:
     for _ in range(SETTLE_ROUNDS):
         await _drain(app)
         screen = app.screen
-        await _screen_workers_done(app, screen)
+        await screen_workers_done(app, screen)
         # Scrolling goes through the focused widget's containers: their queues, then the
         # screen's (deferred scrolls run after its next layout).
         await _drain_focus_path(app)
