@@ -112,7 +112,6 @@ def test_every_action_flow_is_walked_or_says_why_not() -> None:
 @pytest.mark.parametrize("area", AREAS_WITH_DIALOGS)
 async def test_every_dialog_field_is_visible_when_focused(area: str) -> None:
     app = make_app()
-    app.animation_level = "none"  # scrolling is instant: nothing to wait for between keys
     async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, rounds=1)
         samples = Samples(app.session.client)
@@ -141,7 +140,6 @@ def lone_dialogs(tmp_path: Path) -> list[Any]:
 
 async def test_dialogs_opened_outside_spec_actions_keep_the_focus_in_sight(tmp_path: Path) -> None:
     app = make_app()
-    app.animation_level = "none"
     async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, rounds=1)
         for dialog in lone_dialogs(tmp_path):

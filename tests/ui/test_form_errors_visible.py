@@ -70,7 +70,6 @@ def assert_error_in_view(app: Any, form: ModelForm, name: str, wanted: str) -> N
 
 async def test_a_required_script_field_left_empty_far_down_shows_its_error_on_screen() -> None:
     app = make_app()
-    app.animation_level = "none"
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         modal: FormModal = await open_form(pilot, "instances")
@@ -106,7 +105,6 @@ def other_key() -> str:
 
 async def test_a_balancer_refused_for_its_key_focuses_the_key_and_keeps_focus_in_sight() -> None:
     app = make_app()
-    app.animation_level = "none"
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         await open_area(pilot, "loadbalancers")
@@ -149,7 +147,6 @@ async def test_an_error_naming_no_field_shows_below_the_form_with_the_focus_in_s
         raise ApiError(400, "POST", "/tags", [FieldError(reason=r) for r in reasons])
 
     app = make_app()
-    app.animation_level = "none"
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         modal = FormModal("New tag", form_for("tags:TagCreate"), refuse, values={"label": "web"})

@@ -282,7 +282,6 @@ async def fuzz_once(
     """Run one seeded case; returns its failure messages (stops at the first unless collecting)."""
     rng = random.Random(seed)
     app = make_app()
-    app.animation_level = "none"  # a scroll is over when the step ends: the view is checked
     probe = KeyProbe.install(app, monkeypatch)
     history: list[str] = []
     found: list[str] = []
