@@ -30,12 +30,14 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
-from tui.resources.forms import FormField, FormSpec, add_row, generate_password
+from tui.resources.forms import FormField, FormSpec, add_row
 from widgets.chooser_field import ChooserSelect
+from widgets.focus_view import keep_focus_in_view, scroll_after_layout
 from widgets.form_editor import EditorKeyMixin
 from widgets.form_extra import ExtraFieldsMixin
 from widgets.form_fits import FitNotesMixin
 from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
+from widgets.form_secrets import SecretFieldsMixin
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
 
@@ -49,7 +51,7 @@ FOCUS_MARKER = "❯"
 """The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
 
 
-class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll):
+class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMixin, VerticalScroll):
     """Inputs for every field of a form.
 
     Args:
@@ -68,7 +70,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
     ModelForm { height: 1fr; padding: 0 1; }
     ModelForm .form-group { margin-top: 1; text-style: bold; color: $text-accent; }
     ModelForm .form-row { height: auto; margin-bottom: 1; }
-    ModelForm .form-label { height: 1; }
+    ModelForm .form-label { width: 100%; height: auto; }  /* a long hint wraps, never cut */
     ModelForm .form-help { color: $text-muted; height: auto; }
     ModelForm .form-error { color: $text-error; height: auto; }
     ModelForm .form-error.-hidden { display: none; }
@@ -112,6 +114,8 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
         self._hidden: set[str] = set()
         self._headings: dict[str, str] = {}
         """Group heading id -> the group it heads."""
+        self._marked_row: Vertical | None = None
+        """The row whose marker shows the focus."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -176,6 +180,9 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
             # A visible marker: compact inputs draw no border, and colour alone would vanish
             # under NO_COLOR.
             Horizontal(Static(MARKER, classes="form-marker"), *inputs, classes="form-input"),
+            # Right under the input, before the help: the input and why it was refused fit
+            # on screen together however long the help is.
+            Static("", classes="form-error -hidden"),
         ]
         if f.locked:
             children.append(Static(Text(f"Locked: {f.locked}"), classes="form-help"))
@@ -183,7 +190,6 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
             # Docstrings wrap at the source's width: the terminal wraps them again instead.
             text = " ".join(f.help.replace("``", "").split())
             children.append(Static(Text(text), classes="form-help", id=f"help-{wid}"))
-        children.append(Static("", classes="form-error -hidden"))
         return Vertical(*children, classes="form-row", id=f"row-{wid}")
 
     @staticmethod
@@ -266,8 +272,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
             await button.remove()  # the list is full: its last row takes the focus below
         self.apply_rules()
         first = self.widget_for(new[0].name)
-        first.focus()
-        self.scroll_to_widget(first, animate=False)
+        first.focus()  # in view once laid out (watch_virtual_size)
         names = tuple(f.name for f in new)
         self.post_message(self.RowsAdded(self, names))
         return names
@@ -364,7 +369,18 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
                 first = self.widget_for(f.name)
         if first is not None:
             first.focus()
-            self.scroll_to_widget(first, animate=False)
+            self.show_row_of(first)
+
+    def show_row_of(self, widget: Widget) -> None:
+        """Scroll (after the next layout: an error line may just have appeared) so the row of
+        ``widget`` shows: all of it if it fits, else surely its error line and the input."""
+        row = self._row_of(widget)
+        parts = [row, *row.query(".form-error")] if row is not None else []
+        scroll_after_layout(self, *parts, widget)
+
+    def watch_virtual_size(self) -> None:
+        # Rows shown, hidden or added and error lines appearing move what has focus.
+        keep_focus_in_view(self)
 
     def _show_error(self, name: str, message: str) -> None:
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)
@@ -395,9 +411,22 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.refresh_bindings()
         focused_row = self._row_of(event.widget)
-        for row in self.query(".form-row"):
-            for marker in row.query(".form-marker").results(Static):  # a new row may be mounting
-                marker.update(FOCUS_MARKER if row is focused_row else MARKER)
+        if focused_row is not None:
+            self.show_row_of(event.widget)  # its label too, not only the input
+        if focused_row is not self._marked_row:
+            # Only the two rows concerned: querying every row's marker on each tab cost
+            # tens of milliseconds on a long form.
+            self._mark(self._marked_row, MARKER)
+            self._mark(focused_row, FOCUS_MARKER)
+            self._marked_row = focused_row
+
+    @staticmethod
+    def _mark(row: Vertical | None, marker_text: str) -> None:
+        if row is None:
+            return
+        for marker in row.query(".form-marker").results(Static):  # a new row may be mounting
+            # One cell wide either way: a repaint, never a new layout of the whole form.
+            marker.update(marker_text, layout=False)
 
     def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.
@@ -432,13 +461,6 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
         event.stop()
         self.screen.focus_next()
 
-    def _focused_secret(self) -> str | None:
-        focused = self.screen.focused
-        for f in self.form.fields:
-            if f.kind == "secret" and focused is self.widget_for(f.name):
-                return f.name
-        return None
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys shown must work: offered only where there is a password or a focused secret.
         if action == "generate":
@@ -448,46 +470,3 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, VerticalScroll)
         if action == "external_editor":
             return self._focused_text_area() is not None
         return True
-
-    def _passwords(self) -> tuple[str, ...]:
-        """Password inputs shown now (a root password only once an image is chosen)."""
-        return tuple(n for n in self.form.password_names if n not in self._hidden)
-
-    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        self.refresh_bindings()  # "Show/hide secret" follows the focused input
-        widget = event.widget
-        if isinstance(widget, Input) and not widget.password:
-            secrets = (self.widget_for(n) for n in self.form.secret_names if n in self._ids)
-            if any(widget is secret for secret in secrets):
-                widget.password = True  # shown on request only while the user is on it
-
-    def action_generate(self) -> None:
-        """Generate a strong password into the focused password field (else the first one)."""
-        passwords = self._passwords()
-        focused = self._focused_secret()
-        name = focused if focused in passwords else next(iter(passwords), None)
-        if name is None:
-            self.app.notify("This form has no password field.", title="Generate password")
-            return
-        widget = self.widget_for(name)
-        assert isinstance(widget, Input)
-        length = 32
-        f = self.form.field(name)
-        if f is not None and f.max_length is not None:
-            length = min(length, int(f.max_length))
-        widget.value = generate_password(length)
-        widget.password = False  # shown so the user can keep it; masked again on leaving
-        self._show_error(name, "")
-        # Said beside the field, not in a toast that would outlive the form.
-        note = self.query_one(f"#row-{self._ids[name]}", Vertical).query_one(".form-error", Static)
-        note.update(Text("Generated and shown so you can keep it; hidden again when you leave."))
-        note.remove_class("-hidden")
-        note.add_class("-note")
-
-    def action_reveal(self) -> None:
-        """Show or hide the focused secret field."""
-        name = self._focused_secret()
-        if name is not None:
-            widget = self.widget_for(name)
-            assert isinstance(widget, Input)
-            widget.password = not widget.password

@@ -1,5 +1,6 @@
 """Keyboard safety: keys never reach a screen the user cannot see, changes are sent
-only by the top dialog's confirm/send, focus is never lost, and keys shown work.
+only by the top dialog's confirm/send, focus is never lost and always in sight, and keys shown
+work.
 
 Two parts:
 
@@ -37,6 +38,7 @@ from tests.ui.keyboard import (
     shown_footer_bindings,
     type_fast,
 )
+from tests.ui.visibility import focus_visibility_problem
 from tui.resources.areas import AREAS
 from widgets.resource_table import ResourceTable
 
@@ -305,6 +307,9 @@ async def fuzz_once(
             focus = focus_problem(app, arrived=fingerprint_focus != id(app.focused))
             if focus:
                 problems.append(f"focus: {focus}")
+            unseen = focus_visibility_problem(app)
+            if unseen:
+                problems.append(f"focus out of sight: {unseen}")
             if before is not None and action not in SAME_AGAIN and fingerprint(app) == before:
                 problems.append(f"footer key {pressed[0]!r} ({action}) did nothing")
             for problem in problems:
