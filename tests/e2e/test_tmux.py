@@ -56,6 +56,10 @@ def test_demo_start_three_areas_a_create_and_a_delete(terminal: Terminal) -> Non
     terminal.wait_for("price not given")  # billed: the price is confirmed first
     terminal.keys("y")
     terminal.wait_for("POST /volumes", gone=True)
+    # A new volume's commands (format, mount, fstab) are offered once it exists.
+    terminal.wait_for("Use the new volume: e2e-scratch")
+    terminal.keys("Escape")
+    terminal.wait_for("Use the new volume", gone=True)
     terminal.wait_for("e2e-scratch")
 
     # Delete it: the label must be typed to confirm.
