@@ -21,14 +21,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.screen import Screen
+from textual.widgets import Static
 
+from screens.pick_one import PickOneModal
 from tui.accounts.switch import AccountUnavailable, open_account, profile_names
 
 if TYPE_CHECKING:
@@ -38,53 +36,18 @@ SWITCH_MODE = "_account_switch"
 """The mode shown while the areas are rebuilt for the new account."""
 
 
-class AccountPicker(ModalScreen[str | None]):
-    """Pick a profile to switch to (the current one is marked)."""
+class AccountPicker(PickOneModal):
+    """Pick a profile to switch to (the current one is marked and highlighted)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="account.cancel"),
     ]
 
-    DEFAULT_CSS = """
-    AccountPicker { align: center middle; }
-    AccountPicker > #dialog {
-        width: 60; max-width: 100%; height: auto; max-height: 100%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
-    AccountPicker OptionList { height: auto; max-height: 16; }
-    AccountPicker #account-hint { color: $text-muted; height: 1; }
-    """
-
     def __init__(self, names: list[str], current: str) -> None:
-        super().__init__()
+        options = [(f"{name}  (in use)" if name == current else name, name) for name in names]
+        super().__init__("Switch to which account?", options, "enter switch · esc cancel", current)
         self.names = names
         self.current = current
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text("Switch to which account?"), id="account-title")
-            yield OptionList(
-                *(
-                    Option(Text(f"{name}  (in use)" if name == self.current else name), id=name)
-                    for name in self.names
-                )
-            )
-            yield Static("enter switch · esc cancel", id="account-hint")
-
-    def on_mount(self) -> None:
-        options = self.query_one(OptionList)
-        options.focus()
-        if self.current in self.names:
-            options.highlighted = self.names.index(self.current)
-
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        """Close without switching."""
-        self.dismiss(None)
 
 
 class SwitchingScreen(Screen[None]):

@@ -21,17 +21,11 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
-from textual import on
-from textual.app import App, ComposeResult, SuspendNotSupported
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.app import App, SuspendNotSupported
 
+from screens.pick_one import PickOneModal
 from tui.api.errors import CloudError
 from tui.handoff.launch import HandoffError, Launch, prepared
 from tui.handoff.settings import HandoffSettings
@@ -206,48 +200,13 @@ def _settings(app: App[Any]) -> HandoffSettings:
     return settings if isinstance(settings, HandoffSettings) else HandoffSettings()
 
 
-class AddressModal(ModalScreen[str | None]):
+class AddressModal(PickOneModal):
     """Which of an instance's addresses to ssh to (public IPv4 first)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    DEFAULT_CSS = """
-    AddressModal { align: center middle; }
-    AddressModal > #dialog {
-        width: 60; max-width: 100%; height: auto; max-height: 100%;
-        border: round $accent; background: $surface; padding: 0 1;
-    }
-    AddressModal OptionList { height: auto; max-height: 12; }
-    AddressModal #address-hint { color: $text-muted; height: 1; }
-    """
-
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
-        super().__init__()
-        self.title_text = title
+        options = [(f"{address}  ({kind})", address) for kind, address in choices]
+        super().__init__(title, options, "enter connect · esc cancel")
         self.choices = choices
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text(self.title_text), id="address-title")
-            yield OptionList(
-                *(
-                    Option(Text(f"{address}  ({kind})"), id=address)
-                    for kind, address in self.choices
-                )
-            )
-            yield Static("enter connect · esc cancel", id="address-hint")
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        """Cancel."""
-        self.dismiss(None)
 
 
 async def _ssh(ctx: ActionContext, settings: HandoffSettings, answers: Mapping[str, Any]) -> Launch:
