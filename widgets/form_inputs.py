@@ -91,7 +91,7 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         typed = ", ".join(map(str, picked))
         fallback = Input(typed, id=f"{wid}-text", classes="-hidden", compact=True)
         ticks = [(Text(str(v)), v, True) for v in picked]
-        return [SelectionList[Any](*ticks, id=wid, compact=True), fallback]
+        return [TickList[Any](*ticks, id=wid, compact=True), fallback]
     if f.kind == "multi":
         ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
         return [

@@ -221,6 +221,9 @@ async def test_a_new_script_chooses_its_images_from_the_image_list() -> None:
         await pilot.press("space")
         await pilot.pause()
         assert model_form.values()["images"] == [values[1]]
+        # Ticked and unticked differ by shape (NO_COLOR users see them too).
+        row = ["".join(s.text for s in picks.render_line(y)) for y in range(3)]
+        assert row[0].startswith("▐ ▌ ") and row[1].startswith("▐X▌ "), row
         model_form.set_value("label", "hello script")
         model_form.set_value("script", "#!/bin/sh\necho hello\n")
         await pilot.press("ctrl+s")
