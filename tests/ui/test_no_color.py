@@ -49,3 +49,33 @@ async def test_the_cursor_rows_status_cell_shares_the_rows_background() -> None:
         await pilot.pause()
         backgrounds = {s.style.bgcolor for s in _cursor_line(pane) if s.style and s.text.strip()}
         assert len(backgrounds) == 1, backgrounds
+
+
+async def test_an_open_dropdowns_highlighted_option_is_underlined(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Option lists draw through visual styles, which drop reverse video: without colour the
+    # highlighted option must still differ from the others by shape.
+    from textual.widgets import Select
+
+    from tests.ui.helpers import open_form
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        form = await open_form(pilot, "loadbalancers")
+        protocol = form.model_form.widget_for("configs.0.protocol")
+        assert isinstance(protocol, Select)
+        protocol.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        overlay = protocol.query_one("SelectOverlay")
+        rows = range(overlay.option_count)
+        underlined = {
+            y
+            for y in rows
+            if any(s.style and s.style.underline for s in overlay.render_line(y) if s.text.strip())
+        }
+        assert underlined == {overlay.highlighted - overlay.scroll_offset.y}
+        await pilot.press("escape", "escape")
