@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 from textual.widgets import TextArea
 
+from widgets.mixin_base import WidgetMixin
+
 if TYPE_CHECKING:
     from textual.widget import Widget
 
     from tui.resources.forms import FormSpec
 
-    _MixinBase = Widget
-else:
-    _MixinBase = object  # a plain class at run time (see widgets.form_extra)
 
 SUFFIXES = {"script": ".sh", "ssl_cert": ".pem", "ssl_key": ".pem", "certificate": ".pem"}
 """Input name -> file suffix, so the editor recognises what it edits (shell, PEM)."""
@@ -41,7 +40,7 @@ class EditInEditor(Message):
         self.file_name = file_name
 
 
-class EditorKeyMixin(_MixinBase):
+class EditorKeyMixin(WidgetMixin):
     """ctrl+e on a focused text area of a :class:`~widgets.model_form.ModelForm`."""
 
     form: FormSpec

@@ -11,17 +11,10 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.resources.forms import FormField, FormSpec
-
-# The mixin is a Widget only for the type checker. At run time it must stay a plain class:
-# Textual inherits DEFAULT_CSS along the MRO's Widget subclasses, and a Widget listed before
-# VerticalScroll would hide its ``overflow-y: auto`` (the form then never scrolls to its focus).
-if TYPE_CHECKING:
-    _MixinBase = Widget
-else:
-    _MixinBase = object
+from widgets.mixin_base import WidgetMixin
 
 
-class ExtraFieldsMixin(_MixinBase):
+class ExtraFieldsMixin(WidgetMixin):
     """Replaces a named set of inputs of a :class:`~widgets.model_form.ModelForm` at run time."""
 
     form: FormSpec

@@ -14,18 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from widgets.chooser_field import ChooserSelect
 from widgets.form_inputs import read_value
+from widgets.mixin_base import WidgetMixin
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
     from tui.resources.forms import FormSpec
 
-    _MixinBase = Widget
-else:
-    _MixinBase = object  # a plain class at run time (see widgets.form_extra)
 
-
-class FitNotesMixin(_MixinBase):
+class FitNotesMixin(WidgetMixin):
     """Compares chooser choices with the rest of the form (see the module docstring)."""
 
     form: FormSpec

@@ -11,18 +11,15 @@ from textual.containers import Vertical
 from textual.widgets import Input, Static
 
 from tui.resources.forms import generate_password
+from widgets.mixin_base import WidgetMixin
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
     from tui.resources.forms import FormSpec
 
-    _MixinBase = Widget
-else:
-    _MixinBase = object  # a plain class at run time (see widgets.form_extra)
 
-
-class SecretFieldsMixin(_MixinBase):
+class SecretFieldsMixin(WidgetMixin):
     """The ``ctrl+g`` and ``ctrl+t`` keys of a :class:`~widgets.model_form.ModelForm`."""
 
     form: FormSpec
