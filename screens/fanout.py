@@ -26,7 +26,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
@@ -52,7 +52,7 @@ from tui.accounts.fanout import (
 from tui.accounts.switch import AccountUnavailable
 from tui.api.changes import ChangeEvent
 from tui.resources.availability import UserContext, availability
-from tui.resources.rows import table_columns, table_row
+from tui.resources.rows import table_row
 from tui.resources.spec import Action, ResourceSpec
 from tui.session.runtime import Session
 from widgets.resource_table import ResourceTable
@@ -104,22 +104,9 @@ class FanoutPane(ListFilter, Vertical):
         add_action_bindings(self, self.actions)
 
     def compose(self) -> ComposeResult:
-        with Horizontal(classes="list-header"):
-            yield Static(classes="list-title")
-            yield Input(placeholder="filter…", classes="list-filter -hidden", compact=True)
-        yield ResourceTable(table_columns(self.spec), classes="list-table")
+        yield from self.compose_list()
         yield Static(classes="fanout-errors")
         yield Static(classes="list-message")
-
-    @property
-    def table(self) -> ResourceTable:
-        """The table."""
-        return self.query_one(ResourceTable)
-
-    @property
-    def filter_input(self) -> Input:
-        """The filter input."""
-        return self.query_one(".list-filter", Input)
 
     @property
     def current_item(self) -> dict[str, Any] | None:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Input, Static
+
 from tui.resources.filter_query import (
     FilterQuery,
     compile_query,
@@ -16,8 +20,9 @@ from tui.resources.filter_query import (
     resolve_field,
     unknown_fields,
 )
-from tui.resources.rows import TableRow
+from tui.resources.rows import TableRow, table_columns
 from tui.resources.spec import ResourceSpec, dig
+from widgets.resource_table import ResourceTable
 
 SAMPLE = 50
 """Items looked at to tell whether a field named in the filter exists."""
@@ -44,7 +49,8 @@ def column_highlights(query: FilterQuery, spec: ResourceSpec) -> list[list[str]]
 
 
 class ListFilter:
-    """Filter state of a list pane (uses its ``spec``, ``items`` and ``table``)."""
+    """Filter state of a list pane, and its title line, filter input and table (uses its
+    ``spec`` and ``items``)."""
 
     _quick: int
     filter_text: str = ""
@@ -55,6 +61,23 @@ class ListFilter:
     @property
     def _pane(self) -> Any:
         return self
+
+    def compose_list(self) -> ComposeResult:
+        """The title line with its filter input (hidden until ``/``), then the table."""
+        with Horizontal(classes="list-header"):
+            yield Static(classes="list-title")
+            yield Input(placeholder="filter…", classes="list-filter -hidden", compact=True)
+        yield ResourceTable(table_columns(self._pane.spec), classes="list-table")
+
+    @property
+    def table(self) -> ResourceTable:
+        """The table."""
+        return self._pane.query_one(ResourceTable)
+
+    @property
+    def filter_input(self) -> Input:
+        """The filter input."""
+        return self._pane.query_one(".list-filter", Input)
 
     def set_filter_text(self, text: str) -> None:
         """Filter the list by ``text`` (``#tag field:value words``; empty: every row)."""

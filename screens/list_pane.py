@@ -11,7 +11,6 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from screens.list_filter import ListFilter
@@ -32,7 +31,7 @@ from tui.refresh import (
     settled_items,
 )
 from tui.resources.loader import fetch_all, fetch_item, is_paged, iter_chunks
-from tui.resources.rows import item_key_of, table_columns, table_row
+from tui.resources.rows import item_key_of, table_row
 from tui.resources.spec import Action
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected, SortChanged
@@ -108,21 +107,8 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     # -- composition ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(classes="list-header"):
-            yield Static(classes="list-title")
-            yield Input(placeholder="filter…", classes="list-filter -hidden", compact=True)
-        yield ResourceTable(table_columns(self.spec), classes="list-table")
+        yield from self.compose_list()
         yield Static(classes="list-message -hidden")
-
-    @property
-    def table(self) -> ResourceTable:
-        """The table."""
-        return self.query_one(ResourceTable)
-
-    @property
-    def filter_input(self) -> Input:
-        """The filter input."""
-        return self.query_one(".list-filter", Input)
 
     def on_mount(self) -> None:
         # Textual also calls RefreshingPane.on_mount (handlers run along the MRO).
