@@ -16,7 +16,8 @@ import binascii
 import json
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -205,29 +206,63 @@ def mongosh_launch(
     )
 
 
-def editor_command(cfg: EditorHandoff, env: Mapping[str, str]) -> tuple[str, ...]:
-    """The editor's argument templates (with ``{file}``).
+@dataclass(frozen=True)
+class EditorChoice:
+    """Which editor a hand-off starts, and why that one.
 
-    The config's command wins; else ``$VISUAL`` then ``$EDITOR`` (split like a shell would,
-    ``code --wait`` works), else the first installed of :data:`EDITORS`.
+    Attributes:
+        source: ``config`` (``[handoff.editor] command``), ``VISUAL``, ``EDITOR`` or
+            ``fallback`` (the first installed of :data:`EDITORS`).
+        command: The argument templates, ``{file}`` included.
+    """
+
+    source: str
+    command: tuple[str, ...]
+
+
+def choose_editor(
+    configured: Sequence[str], env: Mapping[str, str], installed: Callable[[str], object]
+) -> EditorChoice | None:
+    """The editor a hand-off starts: the config's command, else ``$VISUAL`` then ``$EDITOR``
+    (split like a shell would, ``code --wait`` works), else the first installed of
+    :data:`EDITORS`; None when nothing is set and none is installed.
+
+    Args:
+        configured: The config file's ``[handoff.editor] command`` (empty: not set).
+        env: Environment variables.
+        installed: Whether a program is installed (its path, or None).
 
     Raises:
-        HandoffError: Nothing is set and no editor is installed.
+        HandoffError: ``$VISUAL`` or ``$EDITOR`` cannot be split like a shell would.
     """
-    if cfg.command:
-        command = tuple(cfg.command)
-        return command if any("{file}" in a for a in command) else (*command, "{file}")
+    if configured:
+        command = tuple(configured)
+        has_file = any("{file}" in a for a in command)
+        return EditorChoice("config", command if has_file else (*command, "{file}"))
     for name in ("VISUAL", "EDITOR"):
         value = env.get(name, "").strip()
         if value:
             try:
-                return (*shlex.split(value), "{file}")
+                return EditorChoice(name, (*shlex.split(value), "{file}"))
             except ValueError:
                 raise HandoffError(f"${name} cannot be parsed: {value}") from None
     for program in EDITORS:
-        if find_program(program, env.get("PATH")):
-            return (program, "{file}")
-    raise HandoffError("no editor found: set $VISUAL or $EDITOR (e.g. export EDITOR=nano)")
+        if installed(program):
+            return EditorChoice("fallback", (program, "{file}"))
+    return None
+
+
+def editor_command(cfg: EditorHandoff, env: Mapping[str, str]) -> tuple[str, ...]:
+    """The editor's argument templates (with ``{file}``), as :func:`choose_editor` picks them.
+
+    Raises:
+        HandoffError: Nothing is set and no editor is installed, or ``$VISUAL``/``$EDITOR``
+            cannot be parsed.
+    """
+    choice = choose_editor(cfg.command, env, lambda program: find_program(program, env.get("PATH")))
+    if choice is None:
+        raise HandoffError("no editor found: set $VISUAL or $EDITOR (e.g. export EDITOR=nano)")
+    return choice.command
 
 
 def editor_launch(

@@ -235,8 +235,27 @@ def check_editor(
     env: Mapping[str, str], which: Callable[[str], str | None], configured: Sequence[str] = ()
 ) -> Check:
     """Which editor scripts and zone files open in, chosen as the hand-off chooses it."""
-    if configured:
-        program = configured[0]
+    from tui.handoff.launch import HandoffError
+    from tui.handoff.targets import choose_editor  # the hand-off's own choice
+
+    try:
+        choice = choose_editor(configured, env, which)
+    except HandoffError as error:
+        return Check(
+            "tool: editor",
+            "warn",
+            f"{error}: editing will not start",
+            "set it to a command line a shell can read (export EDITOR=nano)",
+        )
+    if choice is None:
+        return Check(
+            "tool: editor",
+            "warn",
+            "$VISUAL and $EDITOR are not set and no editor was found: editing will not start",
+            "install nano (apt install nano) or export EDITOR=<your editor>",
+        )
+    program = choice.command[0]
+    if choice.source == "config":
         if which(program):
             return Check("tool: editor", "ok", f"[handoff.editor] command: {' '.join(configured)}")
         return Check(
@@ -245,11 +264,8 @@ def check_editor(
             f"{program}, the [handoff.editor] command, is not found: editing will not start",
             f"install {program}, or change [handoff.editor] command in the config file",
         )
-    for variable in ("VISUAL", "EDITOR"):
-        value = env.get(variable, "").strip()
-        if not value:
-            continue
-        program = value.split()[0]
+    if choice.source != "fallback":
+        variable, value = choice.source, env[choice.source].strip()
         if which(program):
             return Check("tool: editor", "ok", f"${variable}={value}")
         return Check(
@@ -258,23 +274,13 @@ def check_editor(
             f"${variable}={value}, but {program} is not found: editing will not start",
             f"install {program}, or set ${variable} to an installed one (export {variable}=nano)",
         )
-    from tui.handoff.targets import EDITORS  # the hand-off's own order of fallbacks
-
-    fallback = next(((name, path) for name in EDITORS if (path := which(name))), None)
-    if fallback is None:
-        return Check(
-            "tool: editor",
-            "warn",
-            "$VISUAL and $EDITOR are not set and no editor was found: editing will not start",
-            "install nano (apt install nano) or export EDITOR=<your editor>",
-        )
-    name, path = fallback
+    path = which(program) or program
     real = os.path.realpath(path)
     shown = f"{path} -> {real}" if real != path else path
     return Check(
         "tool: editor",
         "ok",
-        f"$VISUAL and $EDITOR are not set: scripts and zone files open in {name} ({shown})",
+        f"$VISUAL and $EDITOR are not set: scripts and zone files open in {program} ({shown})",
     )
 
 
