@@ -107,6 +107,9 @@ def test_an_unset_editor_says_which_editor_is_used_instead() -> None:
     assert absent.status == "warn" and "emacs is not found" in absent.detail
     configured = check_editor({"EDITOR": "vim"}, which_of("micro"), ["micro", "{file}"])
     assert configured.status == "ok" and "[handoff.editor]" in configured.detail
+    # The hand-off could not start an editor it cannot split: doctor says so too.
+    unreadable = check_editor({"EDITOR": "vim 'unclosed"}, which_of("vim"))
+    assert unreadable.status == "warn" and "$EDITOR cannot be parsed" in unreadable.detail
 
 
 def test_no_keyring_is_one_line_of_problem_and_one_of_fix() -> None:
