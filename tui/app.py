@@ -31,6 +31,7 @@ from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
+from tui.api import collector
 from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
 from tui.home.areas import HOME_AREAS, HOME_BY_ID
 from tui.refresh import Settled, classify, describe_error, error_title, retry_text
@@ -250,7 +251,7 @@ class CloudApp(App[int]):
         if self.resume_collector_after_first_frame:
             self.resume_collector_after_first_frame = False
             freeze_startup_heap()
-            gc.enable()
+            collector.resume()  # now, or when a listing that holds it off ends
         if self.session is not None:
             self.session.release_backend()
             self.load_user()  # its models are imported on first use: after the first frame
@@ -533,7 +534,7 @@ def run_app(
     app.resume_collector_after_first_frame = paused and session is not None
     freeze_startup_heap()
     if paused and session is None:
-        gc.enable()  # the login screen comes first: nothing is held for a first frame
+        collector.resume()  # the login screen comes first: nothing is held for a first frame
     result = app.run()
     return int(result or 0)
 

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
 from pydantic import ValidationError
 
+from tui.api import collector
 from tui.api.calls import CallingClient
 from tui.api.endpoints import Endpoint, endpoint
 from tui.api.errors import error_for_status, malformed_answer
@@ -173,35 +174,40 @@ class ListingClient(CallingClient):
             str(size),
             str(largest),
         )
-        known = self.known_counts.get(key, 0)
-        early = {
-            request: asyncio.ensure_future(one(*request))
-            for request in page_plan(known, size, largest)
-        }
+        # The collector is held off until every page is parsed (see tui.api.collector): the
+        # hold ends with the last page task, whatever the consumer of the pages does.
+        release = collector.hold()
+        tasks: list[asyncio.Future[Page[T]]] = []
         try:
-            first: Page[T] = await self.fetch_page(
-                e, path_params, page=1, page_size=page_size, model=model, query=query
-            )
-        except BaseException:
-            await _cancel(list(early.values()))
-            raise
-        self.known_counts[key] = first.results
-        trusted = -(-first.results // size) == first.pages
-        if first.pages <= 1:
-            plan: list[tuple[int, int]] = []
-        elif trusted:
-            plan = page_plan(first.results, size, largest)
-        else:
-            # The envelope's counts disagree: follow "pages", all of page 1's size, but never
-            # further than a bound (a page claiming a billion pages must not hang the list)
-            # and only until a page comes back empty.
-            plan = [(n, size) for n in range(2, min(first.pages, MAX_UNSURE_PAGES) + 1)]
-        tasks = [
-            early.pop(request) if request in early else asyncio.ensure_future(one(*request))
-            for request in plan
-        ]
-        await _cancel(list(early.values()))  # pages the list no longer has
-        try:
+            known = self.known_counts.get(key, 0)
+            early = {
+                request: asyncio.ensure_future(one(*request))
+                for request in page_plan(known, size, largest)
+            }
+            try:
+                first: Page[T] = await self.fetch_page(
+                    e, path_params, page=1, page_size=page_size, model=model, query=query
+                )
+            except BaseException:
+                await _cancel(list(early.values()))
+                raise
+            self.known_counts[key] = first.results
+            trusted = -(-first.results // size) == first.pages
+            if first.pages <= 1:
+                plan: list[tuple[int, int]] = []
+            elif trusted:
+                plan = page_plan(first.results, size, largest)
+            else:
+                # The envelope's counts disagree: follow "pages", all of page 1's size, but
+                # never further than a bound (a page claiming a billion pages must not hang the
+                # list) and only until a page comes back empty.
+                plan = [(n, size) for n in range(2, min(first.pages, MAX_UNSURE_PAGES) + 1)]
+            tasks = [
+                early.pop(request) if request in early else asyncio.ensure_future(one(*request))
+                for request in plan
+            ]
+            await _cancel(list(early.values()))  # pages the list no longer has
+            _call_when_done(tasks, release)
             yield first
             for task in tasks:
                 page = await task
@@ -210,6 +216,7 @@ class ListingClient(CallingClient):
                     break
         finally:
             await _cancel(tasks)
+            release()
 
     def listing_requests(self, ep: Endpoint | str, total: int) -> int:
         """Requests :meth:`iter_all` makes to list ``total`` items with the default page sizes.
@@ -238,6 +245,23 @@ class ListingClient(CallingClient):
         async for page in self.iter_all(ep, path_params, model=model, **listing):
             items.extend(page.data)
         return items
+
+
+def _call_when_done(tasks: Sequence[asyncio.Future[Any]], then: Callable[[], None]) -> None:
+    """Call ``then`` once every task is done (at once when there are none)."""
+    waiting = len(tasks)
+    if not waiting:
+        then()
+        return
+
+    def one_done(_task: asyncio.Future[Any]) -> None:
+        nonlocal waiting
+        waiting -= 1
+        if not waiting:
+            then()
+
+    for task in tasks:
+        task.add_done_callback(one_done)
 
 
 async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:

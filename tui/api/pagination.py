@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tui.api import collector
 
 T = TypeVar("T")
 
@@ -70,20 +71,15 @@ def parse_page_json(content: bytes, model: type[T] | None = None) -> Page[Any]:
     Raises:
         PageFormatError: Not JSON, or not a valid envelope of ``model`` items.
     """
-    # A page of models allocates thousands of containers that all stay alive; with the
-    # collector on, young collections keep re-scanning them (and any large state the program
-    # holds) mid-parse, which costs about as much again as the parse. The parse is synchronous
-    # (no other task runs meanwhile); the collector resumes right after it.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        return page_type(model).model_validate_json(content)
-    except ValidationError as error:
-        raise PageFormatError(str(error)) from None
-    finally:
-        if paused:
-            gc.enable()
+    # A page allocates thousands of containers that all stay alive; with the collector on,
+    # young collections keep re-scanning them (and any large state the program holds)
+    # mid-parse, which costs about as much again as the parse. The parse is synchronous (no
+    # other task runs meanwhile), so the hold ends with it, unless a listing holds it longer.
+    with collector.held():
+        try:
+            return page_type(model).model_validate_json(content)
+        except ValidationError as error:
+            raise PageFormatError(str(error)) from None
 
 
 def page_plan(results: int, size: int, largest: int) -> list[tuple[int, int]]:
