@@ -47,8 +47,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import (
     ROOT,
+    SERVED_PIDS,
     fmt_ms,
     median,
+    process_cpu,
     report,
     served_replay,
     served_simulator,
@@ -170,6 +172,28 @@ async def measure_round_trip(base: str) -> float:
         return median(times)
 
 
+async def simulator_page_cpu(base: str, rounds: int = 5) -> tuple[float, float]:
+    """CPU the server at ``base`` spends per 500-instance page: (user, kernel) seconds.
+
+    Every page of the listing, one request at a time, ``rounds`` times; the server's process
+    CPU (from ``/proc``, 10 ms ticks) over the requests made. User time is the simulator and
+    its HTTP server in Python; kernel time is mostly sending the ~330 KB answer over the
+    loopback socket, whose TCP processing is charged to the sender.
+    """
+    pid = SERVED_PIDS[base]
+    async with ApiClient(base, DEMO_TOKENS["unrestricted"]) as client:
+        first = await client.fetch_page("compute.instances.list", page_size=500, model=dict)
+        user, kernel = process_cpu(pid)
+        for _ in range(rounds):
+            for number in range(1, first.pages + 1):
+                await client.fetch_page(
+                    "compute.instances.list", page=number, page_size=500, model=dict
+                )
+        user_after, kernel_after = process_cpu(pid)
+        pages = rounds * first.pages
+        return (user_after - user) / pages, (kernel_after - kernel) / pages
+
+
 SERVERS = ("replay", "sim")
 """Servers measured, in the order reported: the replay server (no per-request work beyond
 sending, pages answered in parallel: what the client alone can do) and ``cloudtui sim``."""
@@ -211,6 +235,7 @@ async def measure(server: str, args: argparse.Namespace) -> None:
                     into.append(elapsed)
                     counts.add(count)
         rtt = median([rtt, await measure_round_trip(base)])
+        page_cpu = await simulator_page_cpu(base) if server == "sim" else None
 
     def med(plan: str, mode: str, key: str) -> float:
         return median([r[key] for r in runs[plan][mode]])
@@ -238,6 +263,15 @@ async def measure(server: str, args: argparse.Namespace) -> None:
                 ("sequential: all items", f"{fmt_ms(s_all)} = {s_all / rtt:.2f} round trips"),
                 ("speed-up (sequential / concurrent)", f"{s_all / c_all:.2f}x"),
                 *_models_rows(runs[plan]["models"], rtt),
+            ],
+        )
+    if page_cpu is not None:
+        user, kernel = page_cpu
+        report(
+            f"[{server}] The simulator's CPU per 500-instance page, served, one at a time",
+            [
+                ("user (simulator + uvicorn)", f"{user * 1000:.2f} ms"),
+                ("kernel (mostly the loopback send)", f"{kernel * 1000:.2f} ms"),
             ],
         )
     if ours and cli:

@@ -65,6 +65,18 @@ def served_replay(*args: str) -> Iterator[str]:
         yield url
 
 
+SERVED_PIDS: dict[str, int] = {}
+"""Base URL -> process id of each server :func:`_served` runs now."""
+
+
+def process_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds process ``pid`` has used so far: (user, kernel) (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
 @contextlib.contextmanager
 def _served(command: list[str], announce: str, timeout: float = 30.0) -> Iterator[str]:
     """Run a server in a child process until the block ends; yields the URL it announces.
@@ -90,8 +102,10 @@ def _served(command: list[str], announce: str, timeout: float = 30.0) -> Iterato
         url = first.removeprefix(announce)
         port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
         _wait_listening(port, timeout)
+        SERVED_PIDS[url] = proc.pid
         yield url
     finally:
+        SERVED_PIDS.pop(url, None)
         proc.terminate()
         proc.wait(timeout=10)
 

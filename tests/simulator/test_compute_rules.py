@@ -1492,3 +1492,16 @@ async def test_scaled_simulator_lists_every_instance() -> None:
         assert made["ipv4"][0] not in {r["ipv4"][0] for r in first["data"]}
     finally:
         await client.aclose()
+
+
+async def test_a_listing_shows_no_internal_field_and_leaves_the_records_alone(
+    client: ApiClient, sim: Simulator
+) -> None:
+    target = iid(sim, "ci-runner-01")
+    await client.call("compute.instances.boot", {"computeId": target}, body={}, model=dict)
+    before = copy.deepcopy(sim.store.rows("compute.instances"))
+    assert any(k.startswith("_") for r in before for k in r)
+    listed = await client.fetch_all("compute.instances.list", model=dict, page_size=500)
+    assert {i["id"] for i in listed} == {r["id"] for r in before}
+    assert not [k for item in listed for k in item if k.startswith("_")]
+    assert sim.store.rows("compute.instances") == before
