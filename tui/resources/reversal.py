@@ -12,8 +12,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.dns.zone_plan import restore_body
-
 
 @dataclass(frozen=True)
 class Reversal:
@@ -52,6 +50,15 @@ _EDIT = ("compute.instances.update", "volumes.update", "domains.update", "images
 
 _GONE = "deleted on the server; a new one would have a new id, new addresses and no data"
 
+def _record_create_body(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The create request that recreates a deleted DNS record (see tui.dns.zone_plan)."""
+    # Imported on use: the undo journal loads this table on every start, and zone planning
+    # brings the record request models and the form machinery (~20 ms before the first frame).
+    from tui.dns.zone_plan import restore_body
+
+    return restore_body(record)
+
+
 REVERSIBILITY: Mapping[str, Reversal | Irreversible] = {
     **{name: Reversal(name, restore=True) for name in _EDIT},
     "loadbalancers.update": Reversal("loadbalancers.update", restore=True),
@@ -62,7 +69,7 @@ REVERSIBILITY: Mapping[str, Reversal | Irreversible] = {
     "volumes.detach": Reversal("volumes.attach", copy={"compute_id": "compute_id"}),
     "domains.records.update": Reversal("domains.records.update", restore=True),
     "domains.records.create": Reversal("domains.records.delete", from_answer={"recordId": "id"}),
-    "domains.records.delete": Reversal("domains.records.create", rebuild=restore_body),
+    "domains.records.delete": Reversal("domains.records.create", rebuild=_record_create_body),
     "compute.instances.delete": Irreversible(f"the instance and its disks are {_GONE}"),
     "volumes.delete": Irreversible(f"the volume is {_GONE}"),
     "images.delete": Irreversible(f"the image is {_GONE}"),
