@@ -7,7 +7,8 @@ is on screen, so keys work from then on) and when the first instance row is draw
 sends ctrl+q and waits for the process to end. For reference it also times a bare
 ``import textual.app`` in a fresh interpreter.
 
-Target: first interactive frame < 0.5 s after process start.
+Target: the first interactive frame within 2.0x a bare ``import textual.app``, medians of runs
+interleaved with it (absolute times follow the machine's load; the ratio much less).
 
 Run: .venv/bin/python benchmarks/bench_startup.py [--runs 10]
 """
@@ -130,9 +131,10 @@ def main(argv: list[str] | None = None) -> None:
             ("process start -> first interactive frame", fmt_ms(median(frames))),
             ("process start -> first row drawn", fmt_ms(median(rows))),
             ("reference: python -c 'import textual.app'", fmt_ms(median(floors))),
+            ("first frame / bare import", f"{median(frames) / median(floors):.2f}x"),
         ],
     )
-    print("  target: first interactive frame < 500 ms", flush=True)
+    print("  target: first interactive frame <= 2.0x a bare Textual import", flush=True)
 
 
 if __name__ == "__main__":
