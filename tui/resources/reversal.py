@@ -50,6 +50,7 @@ _EDIT = ("compute.instances.update", "volumes.update", "domains.update", "images
 
 _GONE = "deleted on the server; a new one would have a new id, new addresses and no data"
 
+
 def _record_create_body(record: Mapping[str, Any]) -> dict[str, Any]:
     """The create request that recreates a deleted DNS record (see tui.dns.zone_plan)."""
     # Imported on use: the undo journal loads this table on every start, and zone planning
