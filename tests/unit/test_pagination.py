@@ -7,6 +7,8 @@ import json
 
 import httpx
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tui.api import ApiClient, ServerError
 
@@ -192,3 +194,48 @@ async def test_each_listing_remembers_its_own_count() -> None:
     await client.fetch_all("compute.instances.list", model=dict, query={"region": "x"})
     assert sorted(client.known_counts.values()) == [100, 100]
     assert len(client.known_counts) == 2
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    envelope=st.dictionaries(
+        st.sampled_from(["data", "page", "pages", "results", "extra"]), JSON_VALUES, max_size=5
+    )
+    | st.builds(
+        lambda items, page: {"data": items, "page": page, "pages": 3, "results": 7},
+        st.lists(st.dictionaries(st.text(), JSON_VALUES, max_size=3), max_size=4),
+        st.integers() | st.text(max_size=3) | st.floats(allow_nan=False),
+    )
+    | JSON_VALUES
+)
+@example({"data": [{"id": 1}, 2]})
+@example({"data": [{"id": 1}], "page": "2"})
+@example({"data": [{"id": 1}], "results": True})
+@example({"data": {"id": 1}})
+def test_pages_of_plain_dicts_decode_exactly_as_validation_does(envelope: object) -> None:
+    """Rows decoded as dicts take a path without validation; it must give what validating the
+    same bytes gives (the same page, or a refusal where validation refuses)."""
+    from tui.api.pagination import PageFormatError, page_type, parse_page_json
+
+    content = json.dumps(envelope).encode()
+    try:
+        expected = page_type(dict).model_validate_json(content)
+    except ValueError:
+        with pytest.raises(PageFormatError):
+            parse_page_json(content, dict)
+        return
+    got = parse_page_json(content, dict)
+    assert got == expected
+    assert (got.data, got.page, got.pages, got.results) == (
+        expected.data,
+        expected.page,
+        expected.pages,
+        expected.results,
+    )
