@@ -26,7 +26,7 @@ BENCHMARKS: dict[str, list[str]] = {
     "memory": ["bench_memory.py", "--cycles", "1000"],
     "faults": ["bench_faults.py", "--ops", "200"],
     "transfer": ["bench_transfer.py", "--runs", "3"],
-    "overview": ["bench_overview.py", "--runs", "3"],
+    "overview": ["bench_overview.py", "--runs", "5"],
     "filter": ["bench_filter.py", "--runs", "7"],
 }
 """Name -> script and arguments (fewer repeats than each script's default)."""

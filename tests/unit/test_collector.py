@@ -92,3 +92,21 @@ def test_parsing_a_page_that_is_not_an_envelope_releases_the_hold() -> None:
     with pytest.raises(PageFormatError):
         parse_page_json(b"[1, 2", dict)
     assert gc.isenabled()
+
+
+def test_the_last_release_sweeps_the_young_generation_and_others_do_not() -> None:
+    swept: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            swept.append(info["generation"])
+
+    first, second = collector.hold(), collector.hold()
+    gc.callbacks.append(note)
+    try:
+        collector.release_and_sweep(first)
+        assert swept == [] and not gc.isenabled()
+        collector.release_and_sweep(second)
+        assert swept == [0] and gc.isenabled()
+    finally:
+        gc.callbacks.remove(note)

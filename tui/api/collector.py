@@ -74,6 +74,21 @@ def resume() -> None:
             gc.enable()
 
 
+def release_and_sweep(release: Callable[[], None]) -> None:
+    """Release a hold; if that turns the collector back on, collect its youngest generation.
+
+    A listing's survivors are all in the youngest generation when its hold ends, and the next
+    allocation would set off the pass over them inside whatever runs then (a refresh's diff,
+    adding ~15 ms for 10,000 rows to its longest turn). Collected here, in a turn of the
+    event loop of its own, the pass costs the same and blocks nothing else.
+    """
+    release()
+    with _lock:
+        sweep = _holds == 0 and gc.isenabled()
+    if sweep:
+        gc.collect(0)
+
+
 def holds() -> int:
     """Holds out now (tests read it)."""
     return _holds

@@ -207,7 +207,10 @@ class ListingClient(CallingClient):
                 for request in plan
             ]
             await _cancel(list(early.values()))  # pages the list no longer has
-            _call_when_done(tasks, release)
+            # Released in a turn of its own once the last page is parsed, not inside the
+            # consumer's work on the pages (see collector.release_and_sweep).
+            loop = asyncio.get_running_loop()
+            _call_when_done(tasks, lambda: loop.call_soon(collector.release_and_sweep, release))
             yield first
             for task in tasks:
                 page = await task
