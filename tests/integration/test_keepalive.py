@@ -19,7 +19,8 @@ async def test_the_pool_drops_an_idle_connection_before_the_server_does() -> Non
     served.start()
     try:
         async with ApiClient(served.url, DEMO_TOKENS["unrestricted"]) as api:
-            pool = api._http._transport._pool  # type: ignore[attr-defined]
+            await api.call("profile.view", model=dict)  # the http pool is made on first use
+            pool = api._http._transport._plain._pool  # type: ignore[attr-defined]
             assert pool._keepalive_expiry == KEEPALIVE_EXPIRY
     finally:
         served.stop()

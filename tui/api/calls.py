@@ -4,6 +4,7 @@ errors, and tell observers about every change (headless)."""
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Self, TypeVar, overload
 from urllib.parse import urlsplit
@@ -30,7 +31,6 @@ from tui.api.transport import (
     http_client,
     send,
 )
-from tui.models.base import RequestModel
 
 log = logging.getLogger("cloudtui.api")
 
@@ -46,7 +46,10 @@ sent together so a listing takes about two round trips: 24 covers 10,000 instanc
 def _dump_body(body: BaseModel | Mapping[str, Any] | None) -> Any:
     if body is None:
         return None
-    if isinstance(body, RequestModel):
+    # A request model exists only once its base module is loaded; looking it up there keeps
+    # the models' base classes (~13 ms) out of a client that sends plain bodies.
+    models = sys.modules.get("tui.models.base")
+    if models is not None and isinstance(body, models.RequestModel):
         # Only what the caller set is sent: server-side defaults stay the server's business.
         return body.body()
     if isinstance(body, BaseModel):

@@ -210,7 +210,11 @@ class ListingClient(CallingClient):
             # Released in a turn of its own once the last page is parsed, not inside the
             # consumer's work on the pages (see collector.release_and_sweep).
             loop = asyncio.get_running_loop()
-            _call_when_done(tasks, lambda: loop.call_soon(collector.release_and_sweep, release))
+
+            def settle() -> None:
+                loop.call_soon(collector.release_and_sweep, release)
+
+            _call_when_done(tasks, settle)
             yield first
             for task in tasks:
                 page = await task

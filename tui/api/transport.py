@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import ssl
 import sys
 from typing import Any
 
@@ -68,6 +69,47 @@ async def _log_request(request: httpx.Request) -> None:
         )
 
 
+class DeferredTlsTransport(httpx.AsyncBaseTransport):
+    """httpx's own transport, with the certificates for TLS loaded by the first https request.
+
+    Loading the certificate bundle costs ~16 ms of CPU, which httpx pays whenever a client is
+    made. Clients of the simulator, ``cloudtui sim`` or a test server (http on 127.0.0.1) never
+    need it, and the app makes one client per account it opens; a client of the real API
+    loads it just before its first connection. Plain http goes through a pool whose TLS
+    context trusts no certificate at all, so TLS can never happen there unverified.
+    """
+
+    def __init__(self, limits: httpx.Limits) -> None:
+        """Make no pool yet.
+
+        Args:
+            limits: Connection limits of each pool (one for http, one for https).
+        """
+        self._limits = limits
+        self._plain: httpx.AsyncHTTPTransport | None = None
+        self._tls: httpx.AsyncHTTPTransport | None = None
+
+    def _pool_for(self, request: httpx.Request) -> httpx.AsyncHTTPTransport:
+        if request.url.scheme == "https":
+            if self._tls is None:
+                self._tls = httpx.AsyncHTTPTransport(limits=self._limits)
+            return self._tls
+        if self._plain is None:
+            untrusting = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # verifies, trusts nothing
+            self._plain = httpx.AsyncHTTPTransport(verify=untrusting, limits=self._limits)
+        return self._plain
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Send ``request`` through the pool of its scheme."""
+        return await self._pool_for(request).handle_async_request(request)
+
+    async def aclose(self) -> None:
+        """Close the pools made."""
+        for pool in (self._plain, self._tls):
+            if pool is not None:
+                await pool.aclose()
+
+
 def http_client(
     base_url: str,
     token: SecretStr | None,
@@ -85,17 +127,17 @@ def http_client(
         connect_timeout: Seconds to establish a connection.
         read_timeout: Seconds to wait for an answer.
     """
+    limits = httpx.Limits(
+        max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+    )
     return httpx.AsyncClient(
         base_url=base_url,
-        transport=transport,
+        transport=transport or DeferredTlsTransport(limits),
         auth=BearerAuth(token) if token is not None else None,
         headers={"User-Agent": f"cloudtui/{__version__}", "Accept": "application/json"},
         timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
         follow_redirects=False,
         event_hooks={"request": [_log_request]},
-        limits=httpx.Limits(
-            max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
-        ),
     )
 
 
