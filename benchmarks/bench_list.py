@@ -25,6 +25,10 @@ Each figure is measured twice: first against ``benchmarks/replay_server.py`` (th
 pages encoded once up front and answered in parallel after the latency, so the client alone is
 measured), then against ``cloudtui sim`` (which spends CPU on every page, one at a time).
 
+Against ``cloudtui sim`` it also reports the simulator's CPU per 500-instance page: its ASGI
+app called in-process (what the demo and the test suite pay), and served one page at a time
+(the server process's user and kernel time from ``/proc``).
+
 Targets: all items within 4 round trips; >= 6x faster than sequential with the same plan;
 >= 4x faster than the sequential 500-item client from process start; first page within 1.2
 round trips.
@@ -194,6 +198,50 @@ async def simulator_page_cpu(base: str, rounds: int = 5) -> tuple[float, float]:
         return (user_after - user) / pages, (kernel_after - kernel) / pages
 
 
+async def in_process_page_cpu(scale: int, rounds: int = 5) -> float:
+    """CPU seconds the simulator's ASGI app spends per 500-instance page, called in-process
+    (what ``cloudtui --demo`` and the test suite pay): no HTTP server, no socket."""
+    from tui.simulator.server import build_simulator
+
+    sim = build_simulator(scale=scale)
+    auth = f"Bearer {DEMO_TOKENS['unrestricted']}".encode()
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def page(number: int) -> None:
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/v4/compute/instances",
+            "raw_path": b"/v4/compute/instances",
+            "query_string": f"page={number}&page_size=500".encode(),
+            "headers": [(b"authorization", auth), (b"host", b"sim")],
+            "scheme": "http",
+            "server": ("sim", 80),
+            "client": ("127.0.0.1", 1),
+            "root_path": "",
+            "http_version": "1.1",
+        }
+        await sim(scope, receive, send)
+
+    pages = -(-len(sim.store.rows("compute.instances")) // 500)
+    for number in range(1, pages + 1):  # warm up
+        await page(number)
+    times = []
+    for _ in range(rounds):
+        for number in range(1, pages + 1):
+            began = time.process_time()
+            await page(number)
+            times.append(time.process_time() - began)
+            sent.clear()
+    return median(times)
+
+
 SERVERS = ("replay", "sim")
 """Servers measured, in the order reported: the replay server (no per-request work beyond
 sending, pages answered in parallel: what the client alone can do) and ``cloudtui sim``."""
@@ -236,6 +284,7 @@ async def measure(server: str, args: argparse.Namespace) -> None:
                     counts.add(count)
         rtt = median([rtt, await measure_round_trip(base)])
         page_cpu = await simulator_page_cpu(base) if server == "sim" else None
+    own_cpu = await in_process_page_cpu(args.scale) if server == "sim" else 0.0
 
     def med(plan: str, mode: str, key: str) -> float:
         return median([r[key] for r in runs[plan][mode]])
@@ -268,10 +317,11 @@ async def measure(server: str, args: argparse.Namespace) -> None:
     if page_cpu is not None:
         user, kernel = page_cpu
         report(
-            f"[{server}] The simulator's CPU per 500-instance page, served, one at a time",
+            f"[{server}] The simulator's CPU per 500-instance page (target <= 2 ms)",
             [
-                ("user (simulator + uvicorn)", f"{user * 1000:.2f} ms"),
-                ("kernel (mostly the loopback send)", f"{kernel * 1000:.2f} ms"),
+                ("in-process (its ASGI app called directly)", fmt_ms(own_cpu)),
+                ("served, one at a time: user (simulator + uvicorn)", fmt_ms(user)),
+                ("served, one at a time: kernel (mostly the send)", fmt_ms(kernel)),
             ],
         )
     if ours and cli:
