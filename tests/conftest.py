@@ -42,16 +42,20 @@ take milliseconds."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the :data:`SLOW_FOLDERS` first, keeping the order within each folder.
+    """Run the tests marked ``longest``, then the :data:`SLOW_FOLDERS`, then the rest, keeping
+    the order within each group.
 
     In collection order the UI tests came near the end, so the run ended on whichever worker
-    drew the last slow tests while the others had nothing left; started first, the slow tests
-    are spread over the workers and the run ends on millisecond tests. Only the order changes
-    (the same on every worker, as xdist requires).
+    drew the last slow tests while the others had nothing left. A worker runs its share in
+    order and the others take work from the end of it, so what comes first is started early
+    and spread over the workers: the longest tests first, and the run ends on millisecond
+    tests. Only the order changes (the same on every worker, as xdist requires).
     """
     tests_dir = Path(__file__).parent
 
     def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("longest") is not None:
+            return -1
         inside = item.path.is_relative_to(tests_dir)
         parts = item.path.relative_to(tests_dir).parts if inside else ()
         folder = parts[0] if len(parts) > 1 else ""
