@@ -7,6 +7,7 @@ their number as well as by their labels.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -21,13 +22,14 @@ from screens.form import FormModal
 from screens.list_pane import ResourceListPane
 from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import TOKEN, SimServer, free_port, two_sims
-from tests.ui.helpers import open_area, settle, wait_for_screen, wait_until
+from tests.ui.helpers import no_sleep, open_area, settle, wait_for_screen, wait_until
 from tests.ui.test_compute_ui import select
 from tui.accounts.switch import open_account
 from tui.app import CloudApp
 from tui.home.activity import ActivityLog
 from tui.session.auth import KEYRING_SERVICE
 from tui.session.config import Profile, RefreshSettings, Settings
+from tui.session.runtime import Session
 from widgets.resource_table import ResourceTable
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -37,6 +39,24 @@ pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 def sims() -> Iterator[tuple[SimServer, SimServer]]:
     with two_sims() as servers:
         yield servers
+
+
+@pytest.fixture(autouse=True)
+def retries_without_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every session opened here retries as often as in use, without sleeping between tries.
+
+    gamma, where nothing listens, is tried four times per request whatever the sleep; the real
+    back-off between tries (seconds per fanout) was wall time the assertions never looked at.
+    The demo sessions of the UI tests retry the same way (:func:`tests.ui.helpers.demo_session`).
+    """
+    for_profile = Session.for_profile.__func__  # type: ignore[attr-defined]
+
+    def without_waiting(cls: type[Session], *args: Any, **kwargs: Any) -> Session:
+        session: Session = for_profile(cls, *args, **kwargs)
+        session.client.retry = replace(session.client.retry, sleep=no_sleep)
+        return session
+
+    monkeypatch.setattr(Session, "for_profile", classmethod(without_waiting))
 
 
 class RecordingKeyring(MemoryKeyring):

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.dom import DOMNode
-from textual.keys import _character_to_key, _get_unicode_name_from_key
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -66,7 +66,9 @@ def character_of(key: str) -> str | None:
     if len(key) == 1:
         return key
     try:
-        return unicodedata.lookup(_get_unicode_name_from_key(key))
+        # Pilot looks some keys up under their Unicode name (``slash`` is SOLIDUS); without it
+        # ``/``, ``-``, ``_``, ``+``, ``@`` and ``\\`` typed nothing.
+        return unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
     except KeyError:
         return None
 
@@ -81,6 +83,22 @@ def type_fast(app: Any, keys: Iterable[str]) -> None:
         event = events.Key(key, character_of(key))
         event.set_sender(app)
         app.post_message(event)
+
+
+async def type_text(pilot: Pilot[Any], text: str) -> None:
+    """Type ``text`` as one burst of key events (see :func:`type_fast`) and return once the app
+    is idle again.
+
+    For a test about what typed text does rather than how each key is handled: ``Pilot.press``
+    waits for the process to look idle after every key (40 ms or more a key, seconds for a
+    path), while the keys and the handling are the same here.
+
+    Args:
+        pilot: The running app's pilot; the widget that should get the text has the focus.
+        text: Characters to type (no key names: ``enter`` would type five letters).
+    """
+    type_fast(pilot.app, [key_of(char) for char in text])
+    await pilot.pause()
 
 
 def screen_of(node: Any) -> Screen[Any] | None:

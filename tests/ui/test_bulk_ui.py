@@ -9,6 +9,7 @@ from screens.bulk_progress import BulkProgressModal
 from screens.confirm import ConfirmModal
 from screens.tag_prompt import TagPrompt
 from tests.ui.helpers import make_app, open_area, settle, started, wait_for_screen, wait_until
+from tests.ui.keyboard import type_text
 
 
 async def mark(pilot: Any, pane: Any, *keys: Hashable) -> None:
@@ -118,7 +119,9 @@ async def test_filter_by_tag_and_status() -> None:
     app = make_app()
     async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
-        await pilot.press("slash", *"#production status:running", "enter")
+        await pilot.press("slash")
+        await type_text(pilot, "#production status:running")
+        await pilot.press("enter")
         await pilot.pause()
         assert set(pane.table.keys) == {"51200", "51201", "51202"}
         assert "filter: #production status:running" in str(pane.query_one(".list-title").render())
@@ -196,10 +199,14 @@ async def test_export_writes_the_visible_rows(tmp_path: Any) -> None:
     app = make_app()
     async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
-        await pilot.press("slash", *"#production", "enter")
+        await pilot.press("slash")
+        await type_text(pilot, "#production")
+        await pilot.press("enter")
         await pilot.pause()
         target = tmp_path / "prod.csv"
-        await pilot.press("colon", *f"export csv visible {target}", "enter")
+        await pilot.press("colon")
+        await type_text(pilot, f"export csv visible {target}")
+        await pilot.press("enter")
         await settle(pilot)
         lines = target.read_text().splitlines()
         assert lines[0].startswith("Label") or "Label" in lines[0]

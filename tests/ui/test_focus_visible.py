@@ -42,6 +42,10 @@ from tests.ui.visibility import (
 )
 from widgets.chooser_field import ChooserSelect
 
+# A quarter of the suite's time in 14 tests of up to half a minute: started last, they decided
+# when the run ended (see tests/conftest.py).
+pytestmark = pytest.mark.longest
+
 SIZES = ((80, 24), (120, 40))
 
 ACTIONS = dialog_actions()
