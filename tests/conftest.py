@@ -22,17 +22,22 @@ at a time), so one worker per core leaves the cores half idle; two per core fill
 another worker's tests (on two cores: 59 s instead of 86 s for five UI files, 3 and 6 workers
 were slower than 4)."""
 
+MAX_AUTO_WORKERS = 16
+"""At most this many workers for ``-n auto``: each holds an app, a simulator and their imports
+(~150 MB), and a large CI machine would otherwise start dozens."""
+
 
 @pytest.hookimpl(wrapper=True, optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> Generator[None, int, int]:
-    """``-n auto``: :data:`WORKERS_PER_CPU` workers per CPU xdist counts.
+    """``-n auto``: :data:`WORKERS_PER_CPU` workers per CPU xdist counts (at most
+    :data:`MAX_AUTO_WORKERS`).
 
     An explicit ``PYTEST_XDIST_AUTO_NUM_WORKERS`` (or ``-n N``) is left as given.
     """
     cpus = yield
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return cpus
-    return cpus * WORKERS_PER_CPU
+    return min(cpus * WORKERS_PER_CPU, MAX_AUTO_WORKERS)
 
 
 SLOW_FOLDERS = ("ui", "integration", "e2e", "snapshots")
