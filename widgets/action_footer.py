@@ -107,7 +107,15 @@ class ActionFooter(Footer):
         """Compose as Footer does, remembering which keys were shown."""
         if self._bindings_ready:
             self._layout = _layout_of(self._shown_keys())
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # A key's ``compact`` starts True and the footer's data binding turns it off
+                # once mounted: two restyles of every bound key on each screen's first frame
+                # (~10 ms of a start). Set before mounting, neither happens. (The palette's
+                # key is not bound: it stays compact.)
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
         yield Static(MORE_KEYS, classes="footer-more")
 
     def watch_virtual_size(self) -> None:
