@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Select, Static
 from textual.worker import Worker
@@ -46,6 +47,9 @@ from tui.resources.forms import (
 from tui.resources.pricing import Quote
 from widgets.form_editor import EditInEditor
 from widgets.model_form import ModelForm
+
+ON_FOCUS_PROMPT = "loads when focused"
+"""What a costly choice input shows until it is first focused (see ChoiceSource.on_focus)."""
 
 LoadChoices = Callable[[ChoiceSource, Mapping[str, Any]], Awaitable[list[tuple[str, Any]]]]
 """Loads the ``(text, value)`` options of one choice source, given the form's current values
@@ -149,9 +153,11 @@ class FormModal(RequestModal):
             # One request per distinct source, however many inputs share it (device slots).
             self._by_source: dict[tuple[Any, ...], list[str]] = {}
             self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
+            self._waiting_focus: set[tuple[Any, ...]] = set()
+            """Sources that load when one of their inputs is first focused."""
             self._register_sources(self.form.fields)
             for key in self._by_source:
-                self._reload(key)
+                self._load_or_wait(key)
 
     def _register_sources(self, fields: tuple[FormField, ...]) -> set[tuple[Any, ...]]:
         """Group ``fields`` by choice source; the keys of the sources they use."""
@@ -178,7 +184,29 @@ class FormModal(RequestModal):
             return
         new = set(event.names)
         for key in self._register_sources(tuple(f for f in self.form.fields if f.name in new)):
-            self._reload(key)
+            self._load_or_wait(key)
+
+    def _load_or_wait(self, key: tuple[Any, ...]) -> None:
+        """Load a source's choices now, or, for a costly one (:attr:`ChoiceSource.on_focus`)
+        whose inputs hold no value yet, when one of them is first focused."""
+        names, source = self._by_source[key], self._sources[key]
+        values = self.model_form.values()
+        if source.on_focus and all(values.get(name) in (None, "") for name in names):
+            self._waiting_focus.add(key)
+            for name in names:
+                self.model_form.set_choices(name, [], prompt=ON_FOCUS_PROMPT)
+            return
+        self._reload(key)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The first focus of a costly source's input loads its choices."""
+        if not getattr(self, "_waiting_focus", None):
+            return
+        focused = event.widget.id
+        for key in list(self._waiting_focus):
+            if any(self.model_form.id_of(name) == focused for name in self._by_source[key]):
+                self._waiting_focus.discard(key)
+                self._reload(key)
 
     def _reload(self, key: tuple[Any, ...]) -> None:
         names, source = list(self._by_source[key]), self._sources[key]
@@ -208,7 +236,7 @@ class FormModal(RequestModal):
         if self.load_choices is None or not hasattr(self, "_sources"):
             return
         for key, source in self._sources.items():
-            if changed in source.depends_on:
+            if changed in source.depends_on and key not in self._waiting_focus:
                 self._reload(key)
 
     async def _expand(self, name: str) -> None:

@@ -8,7 +8,7 @@ from textual.widgets import TabbedContent
 
 from screens.chooser import ChooserModal
 from screens.confirm import ConfirmModal
-from screens.form import FormModal
+from screens.form import ON_FOCUS_PROMPT, FormModal
 from screens.list_pane import ResourceListPane
 from screens.resource_detail import ResourceDetailScreen
 from tests.ui.helpers import make_app, open_form, settle, wait_for_screen, wait_until
@@ -92,10 +92,24 @@ async def test_the_backup_chooser_lists_backups_of_every_instance_with_their_fac
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
+        log = app.session.simulator.request_log
         form: FormModal = await open_form(pilot, "instances")
         field = form.model_form.widget_for("backup_id")
         assert isinstance(field, ChooserSelect)
+        # Gathering them asks once per instance with backups: not before the input is used.
+        await wait_until(pilot, lambda: loaded(form.model_form.widget_for("type")))
+        assert "compute.backups.list" not in log
+        assert field.prompt == ON_FOCUS_PROMPT
+        field.focus()
         await wait_until(pilot, lambda: field.table is not None and len(field.table.rows) > 2)
+        asked = log.count("compute.backups.list")
+        assert asked == len(
+            [
+                i
+                for i in app.session.simulator.store.rows("compute.instances")
+                if i["backups"]["enabled"]
+            ]
+        )
         assert field.table is not None
         assert field.table.titles[:3] == ("Instance", "Label", "Kind")
         store = app.session.simulator.store

@@ -145,6 +145,13 @@ class ChoiceSource:
         )
 
     @property
+    def on_focus(self) -> bool:
+        """Loaded when its input is first focused, not when the form opens: a source gathered
+        :attr:`across` another listing asks once per item of it (the backups of up to 200
+        instances), which a form opened for something else must not spend."""
+        return self.across is not None
+
+    @property
     def depends_on(self) -> frozenset[str]:
         """Form fields whose change makes these choices load again."""
         return frozenset(self.form_params.values()) | frozenset(self.same_as.values())
