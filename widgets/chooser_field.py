@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.widgets import Select
 
 from tui.resources.choice_fits import Fit, Lookup, fit_note
 from tui.resources.choosers import ChooserRow, ChooserTable, Facts, chooser_rows
+
+if TYPE_CHECKING:
+    from screens.chooser import ChooserModal
 
 Option = Callable[[Mapping[str, Any]], tuple[str, Any]]
 
@@ -53,6 +56,8 @@ class ChooserSelect(Select[Any]):
         self.option: Option | None = None
         self.lookup: Lookup | None = None
         """The form's other inputs (set by the form): what the :attr:`fits` compare with."""
+        self._chooser: ChooserModal | None = None
+        """The chooser while it is open: choices that arrive meanwhile are shown in it."""
 
     def set_items(self, items: Iterable[Mapping[str, Any]], option: Option) -> None:
         """The items behind the options: the chooser shows their facts."""
@@ -96,13 +101,22 @@ class ChooserSelect(Select[Any]):
         from screens.chooser import ChooserModal
 
         def chosen(value: Any) -> None:
+            self._chooser = None
             if value is not None:
                 self.value = value
             self.focus()
 
         current = None if self.value is Select.NULL else self.value
         modal = ChooserModal(self.title_text, self._table(), current=current, query=query)
+        self._chooser = modal
         self.app.push_screen(modal, chosen)
+
+    def refresh_chooser(self) -> None:
+        """Show the choices as they are now in the chooser, if it is open (it was opened
+        while they were still loading)."""
+        if self._chooser is not None and self._chooser.is_attached:
+            current = None if self.value is Select.NULL else self.value
+            self._chooser.panel.set_table(self._table(), current)
 
     def action_show_overlay(self) -> None:
         """Enter, space, up or down: the chooser, not the drop-down."""

@@ -341,6 +341,8 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         widget.prompt = prompt or ("(not set)" if f and not f.required else "choose…")
         if current is not Select.NULL:
             widget.value = current
+        if isinstance(widget, ChooserSelect):
+            widget.refresh_chooser()  # opened while its choices were loading
         self.refresh_fits()  # the items chosen elsewhere may have just arrived
 
     def choices_failed(self, name: str, reason: str) -> None:

@@ -195,3 +195,29 @@ async def test_a_volume_region_chooser_offers_only_regions_with_block_storage() 
         assert "us-east" in offered and "us-west" not in offered
         await pilot.press("escape")
         await settle(pilot)
+
+
+async def test_a_chooser_opened_before_its_choices_arrive_shows_them_when_they_do() -> None:
+    app = make_app()
+    async with started(app, (80, 24)) as pilot:
+        form: FormModal = await open_form(pilot, "instances")
+        field = form.model_form.widget_for("type")
+        assert isinstance(field, ChooserSelect)
+        await wait_until(pilot, lambda: field.table is not None and len(field.table.rows) > 5)
+        arrived = list(field.items)
+        # As when the list is still loading: no rows yet.
+        form.model_form.set_choices("type", [], items=[])
+        field.focus()
+        await pilot.press("enter")
+        chooser: ChooserModal = await wait_for_screen(pilot, ChooserModal)
+        assert chooser.shown == []
+        source = form.form.field("type").source  # type: ignore[union-attr]
+        assert source is not None
+        form.model_form.set_choices("type", [source.option(i) for i in arrived], items=arrived)
+        await pilot.pause()
+        assert app.screen is chooser
+        assert {row.value for row in chooser.shown} == {i["id"] for i in arrived}
+        await pilot.press("escape")
+        await wait_for_screen(pilot, FormModal)
+        await pilot.press("escape")
+        await settle(pilot)
