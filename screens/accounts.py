@@ -18,6 +18,7 @@ Bindings of the picker:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -80,8 +81,14 @@ def account_command(app: Any, name: str) -> None:
     app.push_screen(AccountPicker(names, current), chosen)
 
 
-def switch_account(app: Any, name: str) -> None:
-    """Open profile ``name`` (its token is read now) and move the app onto it."""
+def switch_account(app: Any, name: str, *, then: Callable[[], object] | None = None) -> None:
+    """Open profile ``name`` (its token is read now) and move the app onto it.
+
+    Args:
+        app: The app.
+        name: The profile to move to.
+        then: Called once the app is on it (a cross-account list opens the row's item).
+    """
     current = app.session.profile_name if app.session is not None else None
     if name == current:
         app.notify(f"Already on {name}.", title="Accounts", markup=False)
@@ -92,12 +99,17 @@ def switch_account(app: Any, name: str) -> None:
         app.notify(str(exc), title="Accounts", severity="error", markup=False)
         return
     app.run_worker(
-        move_to_session(app, session), group="account-switch", exclusive=True, exit_on_error=False
+        move_to_session(app, session, then),
+        group="account-switch",
+        exclusive=True,
+        exit_on_error=False,
     )
 
 
-async def move_to_session(app: Any, session: Session) -> None:
-    """Drop every screen of the old account, then open the areas on ``session``."""
+async def move_to_session(
+    app: Any, session: Session, then: Callable[[], object] | None = None
+) -> None:
+    """Drop every screen of the old account, open the areas on ``session``, then ``then``."""
     from screens.home_actions import open_home_state
 
     old = app.session
@@ -120,3 +132,5 @@ async def move_to_session(app: Any, session: Session) -> None:
     await app.switch_mode(area if area in app.area_modes() else app.start_mode())
     await app.remove_mode(SWITCH_MODE)
     app.notify(f"Now on {session.profile_name}.", title="Accounts", markup=False)
+    if then is not None:
+        then()

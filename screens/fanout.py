@@ -12,7 +12,8 @@ Bindings (besides the table's and the listed kind's actions on an item):
 | :- | :- | :- |
 | / | fanout.filter | Filter as you type (``account:NAME``, ``status:running`` ...) |
 | r | fanout.refresh | List every account again |
-| enter, J | fanout.json | Raw JSON of the item under the cursor |
+| enter | | The item's detail screen, in its account (the app moves to that account first) |
+| J | fanout.json | Raw JSON of the item under the cursor |
 | escape | fanout.clear_filter | Clear the filter |
 """
 
@@ -30,6 +31,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
+from screens.accounts import switch_account
 from screens.list_filter import ListFilter
 from screens.pane import show_json
 from screens.shell import (
@@ -214,9 +216,18 @@ class FanoutPane(ListFilter, Vertical):
 
     @on(ResourceTable.Selected)
     def _selected(self, event: Selected) -> None:
-        # A detail screen would read the app's account: enter shows the row's JSON instead.
+        """Enter: the item's detail screen, in its account (the app moves there first when it
+        is another: a detail screen, its tabs and actions are the app's account's)."""
         event.stop()
-        self.action_json()
+        item = self.current_item
+        if item is None:
+            return
+        spec, account, own = self.request.spec, str(item[ACCOUNT_FIELD]), own_item(item)
+        app: Any = self.app
+        if app.session is not None and app.session.profile_name == account:
+            app.open_detail(spec, own, {})
+            return
+        switch_account(app, account, then=lambda: app.open_detail(spec, own, {}))
 
     def action_json(self) -> None:
         """Show the raw JSON of the item under the cursor."""

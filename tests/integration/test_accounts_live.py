@@ -20,6 +20,7 @@ from screens.fanout import FanoutPane, FanoutScreen
 from screens.fanout_overview import FanoutOverviewScreen
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
+from screens.resource_detail import ResourceDetailScreen
 from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import TOKEN, SimServer, free_port, two_sims
 from tests.ui.helpers import no_sleep, open_area, settle, wait_for_screen, wait_until
@@ -383,6 +384,48 @@ async def test_an_action_on_a_fanout_row_reaches_that_rows_account(
         logged = ActivityLog("beta").read()
         assert logged and logged[0].path == f"{path}/shutdown" and logged[0].ok
         assert app.activity.read() == []  # nothing was sent to alpha
+
+
+async def test_enter_on_a_fanout_row_opens_its_item_in_its_account(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    alpha, beta = sims
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = await open_fanout_list(pilot, app, "fanout instances alpha beta")
+        fanout = app.screen
+
+        def row(account: str) -> tuple[Any, dict[str, Any]]:
+            # An instance only one account has: beta's extra ones are not on alpha.
+            return next(
+                (k, item)
+                for k, item in pane.items.items()
+                if k[0] == account and (account == "alpha" or k[1] not in alpha_ids)
+            )
+
+        alpha_ids = {k[1] for k in pane.items if k[0] == "alpha"}
+        # A row of the app's own account: its detail, over the cross-account list.
+        key, item = row("alpha")
+        pane.table.focus()
+        assert pane.table.move_cursor(key)
+        await pilot.press("enter")
+        detail = await wait_for_screen(pilot, ResourceDetailScreen)
+        assert detail.item["id"] == item["id"] and app.session.profile_name == "alpha"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is fanout)
+        # A row of another account: the app moves there, then shows the item's detail.
+        key, item = row("beta")
+        assert pane.table.move_cursor(key)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: switched(app, "beta"), rounds=400)
+        detail = await wait_for_screen(pilot, ResourceDetailScreen)
+        assert detail.item["id"] == item["id"] and detail.item["label"] == item["label"]
+        assert "account" not in detail.item
+        path = f"/compute/instances/{item['id']}"
+        assert beta.get(path).json()["label"] == item["label"]
+        assert alpha.get(path).status_code == 404  # only beta has it
+        await settle(pilot)
 
 
 async def test_the_overview_of_every_account_totals_those_that_answer(
