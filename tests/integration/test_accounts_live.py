@@ -6,7 +6,8 @@ their number as well as by their labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -307,6 +308,17 @@ def fanout_settings(alpha: SimServer, beta: SimServer) -> Settings:
     return settings
 
 
+@contextlib.asynccontextmanager
+async def fanout_from_alpha(
+    sims: tuple[SimServer, SimServer], command: str
+) -> AsyncIterator[tuple[Any, CloudApp, FanoutPane]]:
+    """The app on alpha, headless at 120x40, showing the cross-account list ``command`` asks."""
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        yield pilot, app, await open_fanout_list(pilot, app, command)
+
+
 async def open_fanout_list(pilot: Any, app: CloudApp, command: str) -> FanoutPane:
     app.run_command(command)
     await settle(pilot)
@@ -318,10 +330,7 @@ async def test_fanout_lists_both_accounts_and_filters_by_account(
     sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
 ) -> None:
     alpha, beta = sims
-    app = alpha_app(sims)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        pane = await open_fanout_list(pilot, app, "fanout instances")
+    async with fanout_from_alpha(sims, "fanout instances") as (pilot, _app, pane):
         counts = {"alpha": instance_count(alpha), "beta": instance_count(beta)}
         assert len(pane.items) == sum(counts.values())
         assert pane.table.columns[0].title == "Account"
@@ -356,10 +365,7 @@ async def test_an_action_on_a_fanout_row_reaches_that_rows_account(
     sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
 ) -> None:
     alpha, beta = sims
-    app = alpha_app(sims)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        pane = await open_fanout_list(pilot, app, "fanout instances alpha beta")
+    async with fanout_from_alpha(sims, "fanout instances alpha beta") as (pilot, app, pane):
         # The same seed: build-cache has the same id on both servers.
         key = next(
             k for k, item in pane.items.items() if k[0] == "beta" and item["label"] == "build-cache"
@@ -390,10 +396,7 @@ async def test_enter_on_a_fanout_row_opens_its_item_in_its_account(
     sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
 ) -> None:
     alpha, beta = sims
-    app = alpha_app(sims)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        pane = await open_fanout_list(pilot, app, "fanout instances alpha beta")
+    async with fanout_from_alpha(sims, "fanout instances alpha beta") as (pilot, app, pane):
         fanout = app.screen
 
         def row(account: str) -> tuple[Any, dict[str, Any]]:
