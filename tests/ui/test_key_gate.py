@@ -57,8 +57,10 @@ async def test_characters_typed_while_a_form_opens_go_into_its_first_field() -> 
         before = len(app.session.simulator.request_log)
         type_fast(pilot, "ndy")
         form = await wait_for_screen(pilot, FormModal)
-        # The start of a label, typed into the form once its first field has the focus.
-        await wait_until(pilot, lambda: "dy" in str(getattr(form.focused, "value", "")), 400)
+        # The start of a label, typed into the form once its first field has the focus. The
+        # New configuration form takes about a second of CPU to open (~400 widgets): with four
+        # test workers on two cores, 400 looks once ran out before it had (1 run in 5).
+        await wait_until(pilot, lambda: "dy" in str(getattr(form.focused, "value", "")), 2000)
         assert [type(d) for d in dialogs(app)] == [FormModal]
         assert app.screen is dialogs(app)[0]
         await pilot.press("escape")
