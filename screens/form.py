@@ -199,12 +199,13 @@ class FormModal(RequestModal):
         """Load a source's choices now, or, for a costly one (:attr:`ChoiceSource.on_focus`)
         whose inputs hold no value yet, when one of them is first focused."""
         names, source = self._by_source[key], self._sources[key]
-        values = self.model_form.values()
-        if source.on_focus and all(values.get(name) in (None, "") for name in names):
-            self._waiting_focus.add(key)
-            for name in names:
-                self.model_form.set_choices(name, [], prompt=ON_FOCUS_PROMPT)
-            return
+        if source.on_focus:
+            values = self.model_form.values()
+            if all(values.get(name) in (None, "") for name in names):
+                self._waiting_focus.add(key)
+                for name in names:
+                    self.model_form.set_choices(name, [], prompt=ON_FOCUS_PROMPT)
+                return
         self._reload(key)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

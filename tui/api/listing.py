@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
@@ -207,14 +207,11 @@ class ListingClient(CallingClient):
                 for request in plan
             ]
             await _cancel(list(early.values()))  # pages the list no longer has
-            # Released in a turn of its own once the last page is parsed, not inside the
-            # consumer's work on the pages (see collector.release_and_sweep).
-            loop = asyncio.get_running_loop()
-
-            def settle() -> None:
-                loop.call_soon(collector.release_and_sweep, release)
-
-            _call_when_done(tasks, settle)
+            # Released once the last page is parsed, in a turn of its own (a future's done
+            # callbacks are scheduled), not inside the consumer's work on the pages (see
+            # collector.release_and_sweep).
+            parsed = asyncio.gather(*tasks, return_exceptions=True)
+            parsed.add_done_callback(lambda _parsed: collector.release_and_sweep(release))
             yield first
             for task in tasks:
                 page = await task
@@ -252,23 +249,6 @@ class ListingClient(CallingClient):
         async for page in self.iter_all(ep, path_params, model=model, **listing):
             items.extend(page.data)
         return items
-
-
-def _call_when_done(tasks: Sequence[asyncio.Future[Any]], then: Callable[[], None]) -> None:
-    """Call ``then`` once every task is done (at once when there are none)."""
-    waiting = len(tasks)
-    if not waiting:
-        then()
-        return
-
-    def one_done(_task: asyncio.Future[Any]) -> None:
-        nonlocal waiting
-        waiting -= 1
-        if not waiting:
-            then()
-
-    for task in tasks:
-        task.add_done_callback(one_done)
 
 
 async def _cancel(tasks: Sequence[asyncio.Future[Any]]) -> None:

@@ -87,8 +87,8 @@ def parse_page_json(content: bytes, model: type[T] | None = None) -> Page[Any]:
             raise PageFormatError(str(error)) from None
 
 
-_COUNTS = {"page": 1, "pages": 1, "results": 0}
-"""The envelope's numbers and their defaults (as :class:`Page` declares them)."""
+_COUNTS = {name: Page.model_fields[name].default for name in ("page", "pages", "results")}
+"""The envelope's numbers and their defaults, as :class:`Page` declares them."""
 
 
 def _plain_page(content: bytes) -> Page[Any] | None:
