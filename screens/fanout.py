@@ -86,10 +86,6 @@ class FanoutPane(ListFilter, Vertical):
 
     DEFAULT_CSS = """
     FanoutPane { height: 1fr; }
-    FanoutPane .list-header { height: 1; padding: 0 1; background: $boost; }
-    FanoutPane .list-title { width: 1fr; height: 1; text-style: bold; }
-    FanoutPane .list-filter { width: 30; height: 1; border: none; padding: 0 1; }
-    FanoutPane .list-filter.-hidden { display: none; }
     FanoutPane .fanout-errors { height: auto; max-height: 6; padding: 0 1; color: $text-error; }
     FanoutPane .list-message { height: auto; padding: 0 1; color: $text-muted; }
     """

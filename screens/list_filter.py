@@ -48,6 +48,17 @@ def column_highlights(query: FilterQuery, spec: ResourceSpec) -> list[list[str]]
     return words
 
 
+class ListHeader(Horizontal):
+    """A list's title line: its title, then the filter input (hidden until ``/``)."""
+
+    DEFAULT_CSS = """
+    ListHeader { height: 1; padding: 0 1; background: $boost; }
+    ListHeader .list-title { width: 1fr; height: 1; text-style: bold; }
+    ListHeader .list-filter { width: 30; height: 1; border: none; padding: 0 1; }
+    ListHeader .list-filter.-hidden { display: none; }
+    """
+
+
 class ListFilter:
     """Filter state of a list pane, and its title line, filter input and table (uses its
     ``spec`` and ``items``)."""
@@ -64,7 +75,7 @@ class ListFilter:
 
     def compose_list(self) -> ComposeResult:
         """The title line with its filter input (hidden until ``/``), then the table."""
-        with Horizontal(classes="list-header"):
+        with ListHeader(classes="list-header"):
             yield Static(classes="list-title")
             yield Input(placeholder="filter…", classes="list-filter -hidden", compact=True)
         yield ResourceTable(table_columns(self._pane.spec), classes="list-table")

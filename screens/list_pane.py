@@ -73,10 +73,6 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
 
     DEFAULT_CSS = """
     ResourceListPane { height: 1fr; }
-    ResourceListPane .list-header { height: 1; padding: 0 1; background: $boost; }
-    ResourceListPane .list-title { width: 1fr; height: 1; text-style: bold; }
-    ResourceListPane .list-filter { width: 30; height: 1; border: none; padding: 0 1; }
-    ResourceListPane .list-filter.-hidden { display: none; }
     ResourceListPane .list-message {
         height: auto; max-height: 3; padding: 0 1; color: $text-muted;
     }
