@@ -44,7 +44,7 @@ class ListMarks:
         self._bulk_cache = {}
         self._bulk_cache_key = None
         self._last_run = frozenset()
-        own = self._pane._bindings.key_to_bindings
+        own: dict[str, list[Binding]] = self._pane._bindings.key_to_bindings
         existing = dict(own)
         own.clear()
         for key in MARKS_KEYS:

@@ -63,6 +63,9 @@ def _number(
 
 _SHARE = _number(float, 0.0, 1.0)
 
+DATA_SETS = ("standard", "hostile")
+"""The simulator's demo data sets (see ``tui.simulator.hostile``)."""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -102,6 +105,14 @@ def _parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="SECONDS",
         help="demo mode only: seconds added to every request (default: 0)",
+    )
+    parser.add_argument(
+        "--demo-data",
+        choices=DATA_SETS,
+        default="standard",
+        help="demo mode only: the data set; hostile puts escape sequences, bidi overrides, markup "
+        "and 500-character words in every text others write, to see that none reaches the "
+        "terminal (default: standard)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -179,6 +190,13 @@ def _parser() -> argparse.ArgumentParser:
         default=1.0,
         metavar="FACTOR",
         help="how fast the simulated clock runs: 10 makes a 60 s boot take 6 s (default: 1)",
+    )
+    sim.add_argument(
+        "--data",
+        choices=DATA_SETS,
+        default="standard",
+        help="the demo data set to seed: hostile puts escape sequences, bidi overrides and markup "
+        "in every text field, to test a client against them (default: standard)",
     )
     sim.add_argument(
         "--scale",
@@ -453,7 +471,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         stall_seconds=args.stall_seconds,
     )
     return serve(
-        args.host, args.port, speed=args.speed, scale=args.scale, state=args.state, faults=faults
+        args.host,
+        args.port,
+        speed=args.speed,
+        scale=args.scale,
+        state=args.state,
+        faults=faults,
+        hostile=args.data == "hostile",
     )
 
 
@@ -479,7 +503,12 @@ def cmd_app(args: argparse.Namespace) -> int:
         # Lazy: the simulator is built in a worker thread at the first request, so the first
         # frame does not wait for it (building it earlier only splits the GIL with the UI).
         demo = Session.for_demo(
-            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency, lazy=True
+            settings,
+            args.demo_user,
+            scale=args.demo_scale,
+            latency=args.demo_latency,
+            lazy=True,
+            hostile=args.demo_data == "hostile",
         )
         return run_app(settings, demo, read_only=args.read_only)
     from tui.api.client import InsecureBaseUrl, validate_base_url
