@@ -865,6 +865,26 @@ async def test_srv_normalised(client: ApiClient, sim: Simulator) -> None:
 
 
 @pytest.mark.parametrize(
+    ("service", "protocol"), [("_sip", "_tls"), ("_sip", "tls"), ("sip", "_tls")]
+)
+async def test_srv_service_and_protocol_may_come_with_their_underscore(
+    client: ApiClient, sim: Simulator, service: str, protocol: str
+) -> None:
+    main = did(sim, "example.com")
+    base = {"type": "SRV", "priority": 10, "weight": 5, "port": 5061, "target": "sip"}
+    made = await _add(client, main, **base, service=service, protocol=protocol)
+    assert (made["service"], made["protocol"], made["name"]) == ("_sip.", "_tls", "_sip._tls")
+    params = {"domainId": main, "recordId": made["id"]}
+    moved = await client.call(
+        "domains.records.update",
+        params,
+        body={"service": "_sips", "protocol": "_tcp"},
+        model=dict,
+    )
+    assert (moved["service"], moved["protocol"], moved["name"]) == ("_sips.", "_tcp", "_sips._tcp")
+
+
+@pytest.mark.parametrize(
     ("tag", "target"),
     [
         (None, "letsencrypt.org"),
