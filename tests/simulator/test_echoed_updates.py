@@ -17,7 +17,8 @@ import httpx
 import pytest
 
 from tui.api.endpoints import REGISTRY, Endpoint
-from tui.simulator import DEMO_TOKENS, Simulator
+from tui.simulator import DEMO_TOKENS, Simulator, VirtualClock
+from tui.simulator.app import DEFAULT_TIMINGS
 
 UPDATES = sorted(e.name for e in REGISTRY.values() if e.method == "PUT")
 """Every update operation (derived, never listed by hand)."""
@@ -78,7 +79,7 @@ CASES: dict[str, Case] = {
         _bucket, query={"name": _OBJECT}, extra={"name": _OBJECT}, changed=("acl_xml", "<x/>")
     ),
     "compute.instances.update": Case(
-        lambda sim: {"computeId": _WEB(sim)["id"]}, changed=("status", "offline")
+        lambda sim: {"computeId": _WEB(sim)["id"]}, changed=("region", "eu-west")
     ),
     "compute.configs.update": Case(
         lambda sim: {
@@ -269,6 +270,35 @@ async def test_an_echo_may_carry_a_change(sim: Simulator) -> None:
         {k: v for k, v in before.items() if k not in ("label", "backups")},
         {k: v for k, v in after.items() if k not in ("label", "backups")},
     )
+
+
+async def test_a_stale_echo_of_what_the_service_moves_by_itself_is_ignored(
+    sim: Simulator,
+) -> None:
+    """Read while booting, update after the boot: the old status and time are no change."""
+    params = {
+        "computeId": next(
+            r["id"] for r in sim.store.rows("compute.instances") if r["status"] == "offline"
+        )
+    }
+    case = Case(lambda s: params)
+    async with _http(sim) as http:
+        assert (
+            await http.post(f"/compute/instances/{params['computeId']}/boot")
+        ).status_code == 200
+    read = await _read(sim, "compute.instances.update", case)
+    assert read["status"] == "booting"
+    assert isinstance(sim.clock, VirtualClock)
+    sim.clock.advance(DEFAULT_TIMINGS["compute.boot"])
+    response = await _update(
+        sim,
+        "compute.instances.update",
+        case,
+        {**read, "updated": "2000-01-01T00:00:00", "label": "booted-1"},
+    )
+    assert response.status_code == 200, response.text
+    after = await _read(sim, "compute.instances.update", case)
+    assert (after["status"], after["label"]) == ("running", "booted-1")
 
 
 async def test_null_for_an_optional_update_field_leaves_it_unchanged(sim: Simulator) -> None:

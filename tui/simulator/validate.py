@@ -10,9 +10,10 @@ declares the fields its operation takes through it):
 * ``null`` for an optional field means "not given", unless the field is declared nullable
   (there ``null`` is a value: it clears the field).
 * An update may echo what it read: a field the operation does not take, sent back with the
-  value the resource has now (``id``, ``created``, ``status``, ``backups.enabled`` ...), is
-  ignored. A *different* value for such a field is refused (it cannot be changed here), and a
-  name the resource does not have is refused as unknown.
+  value the resource has now (``id``, ``created``, ``backups.enabled`` ...), is ignored. A
+  *different* value for such a field is refused (it cannot be changed here), except for the
+  fields the service moves by itself (:data:`VOLATILE`), and a name the resource does not have
+  is refused as unknown.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from typing import Any
 from tui.simulator.errors import SimError
 
 _MISSING = object()
+
+VOLATILE = frozenset({"updated", "status", "nodes_status", "nodes"})
+"""Read-only fields the service changes by itself (every write moves ``updated``; statuses,
+and the nodes with theirs, move on the clock). A client cannot know its copy is current, so an
+echo of them is ignored whatever its value instead of refused as a change."""
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
@@ -270,9 +276,9 @@ def _settle(
                 kept[key] = value
         elif was is _MISSING:
             check.fail(path, f"{path} is not a recognised field")
-        elif value is not None and not same_json(value, was):
+        elif value is not None and key not in VOLATILE and not same_json(value, was):
             check.fail(path, f"{path} cannot be changed here")
-        # else: read-only, echoed unchanged (or null: not given); ignored
+        # else: read-only, echoed unchanged (or null: not given, or volatile); ignored
     return kept
 
 
