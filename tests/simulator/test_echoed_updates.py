@@ -19,6 +19,7 @@ import pytest
 from tui.api.endpoints import REGISTRY, Endpoint
 from tui.simulator import DEMO_TOKENS, Simulator, VirtualClock
 from tui.simulator.app import DEFAULT_TIMINGS
+from tui.simulator.handlers.object_storage import ACCOUNT
 
 UPDATES = sorted(e.name for e in REGISTRY.values() if e.method == "PUT")
 """Every update operation (derived, never listed by hand)."""
@@ -243,13 +244,96 @@ async def test_an_unknown_field_is_still_refused(sim: Simulator, name: str) -> N
     assert "no_such_field" in {e.get("field") for e in response.json()["errors"]}
 
 
-async def test_every_dns_record_takes_back_what_it_answered(sim: Simulator) -> None:
-    for record in sim.store.rows("domains.records"):
-        case = Case(lambda s, r=record: {"domainId": r["_domain_id"], "recordId": r["id"]})
-        before = await _read(sim, "domains.records.update", case)
-        response = await _update(sim, "domains.records.update", case, before)
+Every = Callable[[Simulator], list[Case]]
+
+
+def _each(table: str, params: Callable[[dict[str, Any]], dict[str, Any]], **where: Any) -> Every:
+    """A case per seeded record of ``table`` (those matching ``where``)."""
+
+    def cases(sim: Simulator) -> list[Case]:
+        rows = [r for r in sim.store.rows(table) if all(r.get(k) == v for k, v in where.items())]
+        return [Case(lambda s, r=row: params(r)) for row in rows]
+
+    return cases
+
+
+def _objects(sim: Simulator) -> list[Case]:
+    return [
+        Case(
+            lambda s, o=obj: {"clusterId": o["_cluster"], "bucket": o["_bucket"]},
+            query={"name": obj["name"]},
+            extra={"name": obj["name"]},
+        )
+        for obj in sim.store.rows("object_storage.objects")
+    ]
+
+
+EVERY: dict[str, Every] = {
+    "object_storage.buckets.access_update": _each(
+        "object_storage.buckets",
+        lambda r: {"clusterId": r["cluster"], "bucket": r["label"]},
+        _account=ACCOUNT,  # not the buckets of other accounts that hold a label
+    ),
+    "object_storage.objects.acl_update": _objects,
+    "compute.instances.update": _each("compute.instances", lambda r: {"computeId": r["id"]}),
+    "compute.configs.update": _each(
+        "compute.configs", lambda r: {"computeId": r["_compute_id"], "configId": r["id"]}
+    ),
+    "loadbalancers.update": _each("loadbalancers.balancers", lambda r: {"loadbalancerId": r["id"]}),
+    "loadbalancers.configs.update": _each(
+        "loadbalancers.configs",
+        lambda r: {"loadbalancerId": r["_balancer_id"], "configId": r["id"]},
+    ),
+    "loadbalancers.nodes.update": _each(
+        "loadbalancers.nodes",
+        lambda r: {
+            "loadbalancerId": r["_balancer_id"],
+            "configId": r["_config_id"],
+            "nodeId": r["id"],
+        },
+    ),
+    "domains.update": _each("domains.domains", lambda r: {"domainId": r["id"]}),
+    "domains.records.update": _each(
+        "domains.records", lambda r: {"domainId": r["_domain_id"], "recordId": r["id"]}
+    ),
+    # Only an active database takes an update (the reference's rule).
+    "databases.mysql.update": _each(
+        "databases.instances", lambda r: {"instanceId": r["id"]}, engine="mysql", status="active"
+    ),
+    "databases.mongodb.update": _each(
+        "databases.instances", lambda r: {"instanceId": r["id"]}, engine="mongodb", status="active"
+    ),
+    "k8s.clusters.update": _each("k8s.clusters", lambda r: {"clusterId": r["id"]}),
+    "k8s.pools.update": _each(
+        "k8s.pools", lambda r: {"clusterId": r["_cluster_id"], "poolId": r["id"]}
+    ),
+    "managed.contacts.update": _each("managed.contacts", lambda r: {"contactId": r["id"]}),
+    "managed.credentials.update": _each("managed.credentials", lambda r: {"credentialId": r["id"]}),
+    "managed.compute_settings.update": _each("compute.instances", lambda r: {"computeId": r["id"]}),
+    "managed.services.update": _each("managed.services", lambda r: {"serviceId": r["id"]}),
+    "volumes.update": _each("volumes.volumes", lambda r: {"volumeId": r["id"]}),
+    # The account's own scripts: public ones of other users cannot be changed.
+    "deployscripts.update": _each(
+        "deployscripts.scripts", lambda r: {"deployscriptId": r["id"]}, username="demo"
+    ),
+    "images.update": _each("images.images", lambda r: {"imageId": r["id"]}, is_public=False),
+}
+"""Every seeded resource of each update that has many (the profile and its preferences are one)."""
+
+
+def test_every_update_of_many_resources_walks_them_all() -> None:
+    assert set(EVERY) == set(UPDATES) - {"profile.update", "profile.preferences.update"}
+
+
+@pytest.mark.parametrize("name", sorted(EVERY))
+async def test_every_seeded_resource_takes_back_what_it_answered(sim: Simulator, name: str) -> None:
+    cases = EVERY[name](sim)
+    assert cases
+    for case in cases:
+        before = await _read(sim, name, case)
+        response = await _update(sim, name, case, {**before, **case.extra})
         assert response.status_code == 200, (before, response.text)
-        assert unchanged(before, await _read(sim, "domains.records.update", case))
+        assert unchanged(before, await _read(sim, name, case))
 
 
 async def test_an_echo_may_carry_a_change(sim: Simulator) -> None:

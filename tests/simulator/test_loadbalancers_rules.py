@@ -250,8 +250,8 @@ async def test_unknown_fields_refused(client: ApiClient, sim: Simulator) -> None
         sim,
         "loadbalancers.configs.update",
         {"loadbalancerId": bid, "configId": cid},
-        {"nodes_status": {}},
-        "nodes_status",
+        {"loadbalancer_id": 1},
+        "loadbalancer_id",
     )
 
 

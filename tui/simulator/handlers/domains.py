@@ -135,9 +135,12 @@ RECORD_FIELDS = (
     "service",
     "tag",
 )
-RECORD_NULLABLE = ("protocol", "service", "tag")
-"""Record fields the reference marks nullable: null clears them (any other null is not given)."""
-SRV_ONLY = ("weight", "port", "service", "protocol")
+SRV_STRINGS = ("service", "protocol")
+SRV_ONLY = ("weight", "port", *SRV_STRINGS)
+RECORD_NULLABLE = ("name", "target", "ttl_sec", "priority", "weight", "port", *SRV_STRINGS, "tag")
+"""Record fields for which an update's null is a value, meaning what it means on create (the
+apex, the zone's TTL, unset); the reference marks ``protocol``, ``service`` and ``tag``
+nullable."""
 NUMBERS = ("priority", "weight", "port")
 """Integer record fields: 0 (never null) where a record's type has no use for them."""
 CAA_TAGS = ("issue", "issuewild", "iodef")
