@@ -34,6 +34,19 @@ echo of them is ignored whatever its value instead of refused as a change."""
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+_Tree = dict[str, "_Tree"]
+"""Allowed fields as a tree: an empty subtree allows the whole value."""
+
+
+def _tree(allowed: Iterable[str]) -> _Tree:
+    tree: _Tree = {}
+    for name in allowed:
+        node = tree
+        for part in name.split("."):
+            node = node.setdefault(part, {})
+    return tree
+
+
 class Check:
     """Collects field errors over a body, then raises them all at once.
 
@@ -231,55 +244,41 @@ class Check:
                 members are read-only: echoed unchanged they are dropped, changed refused).
             nullable: Allowed fields for which ``null`` is a value (it clears the field).
         """
-        self.body = _settle(self.body, _tree(allowed), set(nullable), self.current, "", self)
+        self.body = self._settle(self.body, _tree(allowed), set(nullable), self.current, "")
+
+    def _settle(
+        self,
+        body: dict[str, Any],
+        tree: _Tree,
+        nullable: set[str],
+        current: Mapping[str, Any] | None,
+        prefix: str,
+    ) -> dict[str, Any]:
+        """``body`` without the fields that count as not given; refused ones are reported."""
+        kept: dict[str, Any] = {}
+        for key, value in body.items():
+            path = f"{prefix}{key}"
+            was = current.get(key, _MISSING) if current is not None else _MISSING
+            if key in tree:
+                members = tree[key]
+                if value is None and path not in nullable:
+                    continue  # null for an optional field: not given
+                if members and isinstance(value, dict):
+                    inner = was if isinstance(was, Mapping) else None
+                    kept[key] = self._settle(value, members, nullable, inner, f"{path}.")
+                else:
+                    kept[key] = value
+            elif was is _MISSING:
+                self.fail(path, f"{path} is not a recognised field")
+            elif value is not None and key not in VOLATILE and not same_json(value, was):
+                self.fail(path, f"{path} cannot be changed here")
+            # else: read-only and echoed unchanged (or null: not given, or volatile): ignored
+        return kept
 
     def done(self) -> None:
         """Raise one 400 with every collected error (nothing happens when clean)."""
         if self.errors:
             raise SimError(400, errors=self.errors)
-
-
-_Tree = dict[str, "_Tree"]
-"""Allowed fields as a tree: an empty subtree allows the whole value."""
-
-
-def _tree(allowed: Iterable[str]) -> _Tree:
-    tree: _Tree = {}
-    for name in allowed:
-        node = tree
-        for part in name.split("."):
-            node = node.setdefault(part, {})
-    return tree
-
-
-def _settle(
-    body: dict[str, Any],
-    tree: _Tree,
-    nullable: set[str],
-    current: Mapping[str, Any] | None,
-    prefix: str,
-    check: Check,
-) -> dict[str, Any]:
-    """``body`` without the fields that count as not given; the refused ones are reported."""
-    kept: dict[str, Any] = {}
-    for key, value in body.items():
-        path = f"{prefix}{key}"
-        was = current.get(key, _MISSING) if current is not None else _MISSING
-        if key in tree:
-            members = tree[key]
-            if value is None and path not in nullable:
-                continue  # null for an optional field: not given
-            if members and isinstance(value, dict):
-                inner = was if isinstance(was, Mapping) else None
-                kept[key] = _settle(value, members, nullable, inner, f"{path}.", check)
-            else:
-                kept[key] = value
-        elif was is _MISSING:
-            check.fail(path, f"{path} is not a recognised field")
-        elif value is not None and key not in VOLATILE and not same_json(value, was):
-            check.fail(path, f"{path} cannot be changed here")
-        # else: read-only, echoed unchanged (or null: not given, or volatile); ignored
-    return kept
 
 
 def same_json(a: Any, b: Any) -> bool:
