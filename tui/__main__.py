@@ -185,7 +185,8 @@ def _parser() -> argparse.ArgumentParser:
         "--instant",
         action="store_true",
         help="every transition (provisioning, boot, resize ...) ends by the next request, so a "
-        "client sees the end state on its first poll (time limits keep their time)",
+        "client sees the end state on its first poll; time limits keep their time "
+        "(default: transitions take their time on the clock)",
     )
     sim.add_argument(
         "--scale",
