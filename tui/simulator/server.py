@@ -22,6 +22,7 @@ def build_simulator(
     state: Path | None = None,
     faults: Faults | None = None,
     hostile: bool = False,
+    instant: bool = False,
 ) -> Simulator:
     """A simulator for serving: real clock, optional persisted state.
 
@@ -31,6 +32,7 @@ def build_simulator(
         state: State file: loaded when it exists, saved after every change.
         faults: Fault settings.
         hostile: Seed the hostile data set (ignored when an existing state is loaded).
+        instant: Transitions end at the next request (see :class:`Simulator`).
 
     Raises:
         StateFileError: The state file exists but cannot be used (it is left untouched).
@@ -43,6 +45,7 @@ def build_simulator(
         scale=scale,
         state_path=state,
         hostile=hostile,
+        instant=instant,
     )
     if state is not None and store is None:
         sim.store.save(state)
@@ -92,6 +95,7 @@ def serve(
     state: Path | None = None,
     faults: Faults | None = None,
     hostile: bool = False,
+    instant: bool = False,
 ) -> int:
     """Run the simulator until interrupted.
 
@@ -114,7 +118,12 @@ def serve(
     with sock:
         try:
             sim = build_simulator(
-                speed=speed, scale=scale, state=state, faults=faults, hostile=hostile
+                speed=speed,
+                scale=scale,
+                state=state,
+                faults=faults,
+                hostile=hostile,
+                instant=instant,
             )
         except StateFileError as exc:
             print(f"cloudtui sim: {exc}", file=sys.stderr)
