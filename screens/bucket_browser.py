@@ -81,7 +81,7 @@ class BucketBrowserPane(RefreshingPane):
     """Folders of a bucket by prefix, with transfers (see the module docstring for keys)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("backspace", "up", "Up", id="browser.up"),
+        Binding("backspace", "up", "Up", id="browser.up", tooltip="Go up to the parent folder"),
         Binding("slash", "filter", "Filter", id="browser.filter"),
         Binding("v", "view", "View", id="browser.view"),
         Binding("D", "download", "Download", id="browser.download"),

@@ -41,7 +41,13 @@ FORMAT_CHUNK = 200
 """Rows formatted between two yields to the event loop during a refresh (about 10 ms)."""
 
 
-QUICK_FILTER_BINDING = Binding("f", "quick_filter", "Arch", id="list.quick_filter")
+QUICK_FILTER_BINDING = Binding(
+    "f",
+    "quick_filter",
+    "Arch",
+    id="list.quick_filter",
+    tooltip="Show one architecture, the next, then all again (kernels)",
+)
 """Bound on lists whose spec has a quick filter (the instance types' architecture)."""
 
 

@@ -44,7 +44,14 @@ class PreferencesModal(RequestModal):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: the text area binds ctrl+e (end of line) and has the focus.
-        Binding("ctrl+e", "external_editor", "Editor", id="preferences.editor", priority=True),
+        Binding(
+            "ctrl+e",
+            "external_editor",
+            "Editor",
+            id="preferences.editor",
+            priority=True,
+            tooltip="Edit the JSON in $VISUAL or $EDITOR",
+        ),
     ]
 
     DEFAULT_CSS = """

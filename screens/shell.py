@@ -192,7 +192,13 @@ class ShellScreen(WorkerForwarding, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "toggle_pane", "Areas", id="nav.toggle_pane"),
+        Binding(
+            "tab",
+            "toggle_pane",
+            "Areas",
+            id="nav.toggle_pane",
+            tooltip="Move between the sidebar of areas and the content",
+        ),
         Binding("escape", "back", "Back", id="nav.back"),
         Binding("left_square_bracket", "cycle_tab(-1)", "Prev tab", show=False, id="nav.prev_tab"),
         Binding("right_square_bracket", "cycle_tab(1)", "Next tab", show=False, id="nav.next_tab"),

@@ -77,7 +77,13 @@ class CloudApp(App[int]):
     COMMANDS = App.COMMANDS | set(PROVIDERS)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        Binding("colon", "command_line", ":cmd", id="app.command_line"),
+        Binding(
+            "colon",
+            "command_line",
+            ":cmd",
+            id="app.command_line",
+            tooltip="Command line: :in, :vol, :watch, :log, :account ... (tab completes)",
+        ),
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding(
             "ctrl+p",

@@ -64,7 +64,14 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         Binding("ctrl+g", "generate", "Generate password", id="form.generate"),
         Binding("ctrl+t", "reveal", "Show/hide secret", id="form.reveal"),
         # priority: a focused text area binds ctrl+e itself (end of line).
-        Binding("ctrl+e", "external_editor", "Editor", id="form.editor", priority=True),
+        Binding(
+            "ctrl+e",
+            "external_editor",
+            "Editor",
+            id="form.editor",
+            priority=True,
+            tooltip="Edit the focused multi-line field in $VISUAL or $EDITOR",
+        ),
     ]
 
     DEFAULT_CSS = """
