@@ -192,8 +192,11 @@ def allow_list_without(
         return None
     params = {p: v for p, v in other.kind.path_params(other).items() if p in ep.params}
     removed = ", ".join(entry for entry in current if entry in single)
-    says = shown(f"remove {removed} from the allow list of {other.kind.singular} {other.label}")
-    return CleanupRequest(name, tuple(params.items()), {"allow_list": keep}, says, other.label)
+    says = f"remove {removed} from the allow list of {other.kind.singular} {other.label}"
+    if not keep:
+        says += " (the list becomes empty: no connection is admitted)"
+    body = {"allow_list": keep}
+    return CleanupRequest(name, tuple(params.items()), body, shown(says), other.label)
 
 
 BUILDERS: dict[str, Builder] = {
@@ -202,7 +205,7 @@ BUILDERS: dict[str, Builder] = {
 }
 """Clean-up builders by the name :class:`~tui.relations.table.Cleanup` gives."""
 
-_ORDER = {"breaks": 0, "replaced": 1, "detaches": 2, "cascade": 3}
+_ORDER = {"replaced": 0, "breaks": 1, "detaches": 2, "cascade": 3}
 
 
 @dataclass

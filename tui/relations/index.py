@@ -156,11 +156,12 @@ class RelationIndex:
             parent: The object it is listed under, for a child kind.
 
         Returns:
-            False when the index has no such kind, or does not hold the parent.
+            False when the index has no such kind, or does not hold the parent, or the parent
+            is not of the kind's parent kind.
         """
         found = self.graph.kinds.get(kind)
         holder = self.graph.at(parent.key) if parent is not None else None
-        if found is None or (parent is not None and holder is None):
+        if found is None or found.parent != (holder.kind.name if holder is not None else None):
             return False
         self._apply(found, holder, rows)
         return True
