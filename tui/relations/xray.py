@@ -9,6 +9,7 @@ volumes are what it uses). Expanding a node first fetches what the index lists o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tui.api.client import ApiClient
@@ -154,5 +155,8 @@ class Xray:
         return out
 
 
-def _order(ref: Ref) -> tuple[str, str]:
-    return (ref.label.lower(), str(ref.id))
+def _order(ref: Ref) -> tuple[tuple[tuple[int, int, str], ...], str]:
+    """Labels in natural order (port 80 before port 443; digits before letters), then ids."""
+    parts = re.split(r"(\d+)", ref.label.lower())
+    natural = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
+    return (natural, str(ref.id))
