@@ -174,7 +174,7 @@ def _keys(entry: Entry, sig: _Signature) -> tuple[tuple[Key, str], ...]:
             if key is not None:
                 # Text values (an address, ip:port) say how the link was made; ids say nothing.
                 found.append((key, value if isinstance(value, str) else ""))
-    return tuple(dict.fromkeys(found))
+    return tuple(found) if len(found) < 2 else tuple(dict.fromkeys(found))
 
 
 class Graph:
@@ -195,8 +195,11 @@ class Graph:
         self._children: dict[ObjKey, set[ObjKey]] = {}
         self._out: dict[ObjKey, dict[tuple[str, ObjKey], Link]] = {}
         self._in: dict[ObjKey, dict[tuple[str, ObjKey], Link]] = {}
-        self._maps: dict[_Signature, _KeyMap] = {}
+        maps: dict[_Signature, _KeyMap] = {}
+        self._side: dict[tuple[str, Side], _KeyMap] = {}
+        """(relation, side) -> the key map of that side (shared by relations reading alike)."""
         self._uses: dict[str, dict[_Signature, list[tuple[Relation, Side]]]] = {}
+        self._maps: dict[_Signature, _KeyMap] = maps
         self._parts: dict[tuple[str, str], list[Relation]] = {}
         for relation in self.relations:
             if MATCHERS[relation.match].structural:
@@ -204,7 +207,7 @@ class Graph:
                 continue
             for side in ("source", "target"):
                 sig = _signature(relation, side)
-                self._maps.setdefault(sig, _KeyMap())
+                self._side[(relation.name, side)] = maps.setdefault(sig, _KeyMap())
                 plan = self._uses.setdefault(sig.kind, {}).setdefault(sig, [])
                 plan.append((relation, side))
 
@@ -249,6 +252,7 @@ class Graph:
             return None
         key = (kind.name, ident)
         entry = self._entries.get(key)
+        fresh = entry is None
         if entry is None:
             entry = Entry(kind, ident, row, parent)
             self._entries[key] = entry
@@ -258,6 +262,9 @@ class Graph:
                 for relation in self._parts.get((parent.kind.name, kind.name), ()):
                     self._link(relation, parent.key, key, "")
         else:
+            if row is not entry.row and row == entry.row:
+                entry.row = row  # unchanged (a refresh's new copy): nothing to relink
+                return entry
             entry.row = row
             entry.forget_names()
             for child in self._children.get(key, ()):
@@ -267,7 +274,7 @@ class Graph:
         for sig, plan in self._uses.get(kind.name, {}).items():
             if self._maps[sig].put(key, _keys(entry, sig)):
                 for relation, side in plan:
-                    self._relink(entry, relation, side)
+                    self._relink(entry, relation, side, fresh)
         return entry
 
     def remove(self, key: ObjKey) -> list[ObjKey]:
@@ -346,7 +353,7 @@ class Graph:
         for relations in families.values():
             names = {r.name for r in relations}
             first = relations[0]
-            keymap = self._maps[_signature(first, "source")]
+            keymap = self._side[(first.name, "source")]
             for obj, keys in keymap.keys_of.items():
                 if any(name in names for name, _target in self._out.get(obj, {})):
                     continue
@@ -365,27 +372,32 @@ class Graph:
             key = matcher.source_key(value)
             if key is None:
                 continue
-            targets = self._maps[_signature(relation, "target")]
+            targets = self._side[(relation.name, "target")]
             for obj in _targets(matcher, key, targets):
                 entry = self._entries.get(obj)
                 if entry is not None:
                     found[obj] = entry
         return list(found.values())
 
-    def _relink(self, entry: Entry, relation: Relation, side: Side) -> None:
+    def _relink(self, entry: Entry, relation: Relation, side: Side, fresh: bool = False) -> None:
+        """Remake ``entry``'s links along ``relation`` on ``side`` from the key maps."""
         mine = self._out if side == "source" else self._in
-        for (name, _other), link in list(mine.get(entry.key, {}).items()):
-            if name == relation.name:
-                self._unlink(link)
+        if not fresh:  # a new object has no links to drop
+            for (name, _other), link in list(mine.get(entry.key, {}).items()):
+                if name == relation.name:
+                    self._unlink(link)
+        other = self._side[(relation.name, "target" if side == "source" else "source")]
+        if not other.by_key:
+            return  # nothing on the other side yet (no Kubernetes node, no database)
         matcher = MATCHERS[relation.match]
-        own = self._maps[_signature(relation, side)].keys_of.get(entry.key, ())
+        own = self._side[(relation.name, side)].keys_of.get(entry.key, ())
         if side == "source":
-            targets = self._maps[_signature(relation, "target")]
+            targets = other
             for key, raw in own:
                 for target in _targets(matcher, key, targets):
                     self._link(relation, entry.key, target, raw)
         else:
-            sources = self._maps[_signature(relation, "source")]
+            sources = other
             for key, _raw in own:
                 for source, raw in _sources(matcher, key, sources):
                     self._link(relation, source, entry.key, raw)

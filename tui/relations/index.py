@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import unquote
@@ -46,6 +46,9 @@ CollKey = tuple[str, ObjKey | None]
 
 DEFAULT_MAX_AGE = 300.0
 """Seconds a listing is trusted before a refresh lists it again."""
+
+CHUNK = 500
+"""Rows put between two turns of the event loop while a large listing is taken in."""
 
 DEFAULT_CONCURRENCY = 8
 """Listings in flight at once while building (each is paged by the client as usual)."""
@@ -159,24 +162,68 @@ class RelationIndex:
             False when the index has no such kind, or does not hold the parent, or the parent
             is not of the kind's parent kind.
         """
+        found, holder = self._target(kind, parent)
+        if found is None:
+            return False
+        self._settle(found, holder, self._put(found, holder, rows))
+        return True
+
+    async def feed_in_turns(
+        self, kind: str, rows: Iterable[Mapping[str, Any]], parent: Ref | None = None
+    ) -> bool:
+        """:meth:`feed`, giving the event loop a turn every :data:`CHUNK` rows: for a large
+        listing fed from the UI's event loop (10,000 new instances take a few hundred ms)."""
+        found, holder = self._target(kind, parent)
+        if found is None:
+            return False
+        await self._apply_in_turns(found, holder, list(rows))
+        return True
+
+    def _target(self, kind: str, parent: Ref | None) -> tuple[Kind | None, Entry | None]:
         found = self.graph.kinds.get(kind)
         holder = self.graph.at(parent.key) if parent is not None else None
         if found is None or found.parent != (holder.kind.name if holder is not None else None):
-            return False
-        self._apply(found, holder, rows)
-        return True
+            return None, None
+        return found, holder
 
-    def _apply(self, kind: Kind, parent: Entry | None, rows: Iterable[Mapping[str, Any]]) -> None:
-        if parent is not None and self.graph.at(parent.key) is not parent:
-            return  # the parent went away while this listing was in flight
-        ckey: CollKey = (kind.name, parent.key if parent is not None else None)
+    def _present(self, parent: Entry | None) -> bool:
+        """Whether a listing under ``parent`` still belongs (the parent may have gone meanwhile)."""
+        return parent is None or self.graph.at(parent.key) is parent
+
+    async def _apply_in_turns(
+        self, kind: Kind, parent: Entry | None, rows: Sequence[Mapping[str, Any]]
+    ) -> None:
         members: set[ObjKey] = set()
+        for start in range(0, len(rows), CHUNK):
+            if not self._present(parent):
+                return
+            members |= self._put(kind, parent, rows[start : start + CHUNK])
+            if len(rows) > CHUNK:
+                await asyncio.sleep(0)
+        self._settle(kind, parent, members)
+
+    def _put(
+        self, kind: Kind, parent: Entry | None, rows: Iterable[Mapping[str, Any]]
+    ) -> set[ObjKey]:
+        """Put rows of one listing; returns their keys."""
+        members: set[ObjKey] = set()
+        if not self._present(parent):
+            return members
+        ckey: CollKey = (kind.name, parent.key if parent is not None else None)
         for row in rows:
             entry = self.graph.put(kind, row, parent)
             if entry is not None:
                 members.add(entry.key)
                 self._home[entry.key] = ckey
                 self._stale.discard(entry.key)
+        return members
+
+    def _settle(self, kind: Kind, parent: Entry | None, members: set[ObjKey]) -> None:
+        """Finish a listing: drop what it no longer has, note when it was listed, and read the
+        kinds nested in its rows (a pool's nodes)."""
+        if not self._present(parent):
+            return
+        ckey: CollKey = (kind.name, parent.key if parent is not None else None)
         old = self._collections.get(ckey)
         for key in (old.members - members) if old is not None else ():
             self._drop(key)
@@ -186,7 +233,8 @@ class RelationIndex:
                 for key in members:
                     entry = self.graph.at(key)
                     if entry is not None:
-                        self._apply(child, entry, _rows(entry.row.get(child.nested_in)))
+                        nested = _rows(entry.row.get(child.nested_in))
+                        self._settle(child, entry, self._put(child, entry, nested))
 
     def _drop(self, key: ObjKey) -> None:
         for gone in self.graph.remove(key):
@@ -270,7 +318,7 @@ class RelationIndex:
             rows = await self._list(client, kind, parent)
         if rows is None:
             return
-        self._apply(kind, parent, rows)
+        await self._apply_in_turns(kind, parent, rows)
         held = self._collections.get((kind.name, parent.key if parent is not None else None))
         if held is not None:
             members = [e for key in held.members if (e := self.graph.at(key)) is not None]
@@ -325,7 +373,8 @@ class RelationIndex:
             self.graph.put(entry.kind, row, entry.parent)
             for child in children_of(entry.kind.name):
                 if child.nested_in:
-                    self._apply(child, entry, _rows(row.get(child.nested_in)))
+                    nested = _rows(row.get(child.nested_in))
+                    self._settle(child, entry, self._put(child, entry, nested))
 
     # -- invalidation -----------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Protocol
 
 from tui.untrusted import Shown, shown
@@ -49,8 +50,9 @@ class Readable(Protocol):
         ...
 
 
-def _steps(path: str) -> list[str]:
-    """``a.b[].c`` -> ``["a", "b", "[]", "c"]``."""
+@lru_cache(maxsize=512)
+def _steps(path: str) -> tuple[str, ...]:
+    """``a.b[].c`` -> ``("a", "b", "[]", "c")``."""
     steps: list[str] = []
     for part in path.split("."):
         if part.endswith("[]"):
@@ -59,7 +61,7 @@ def _steps(path: str) -> list[str]:
             steps.append("[]")
         elif part:
             steps.append(part)
-    return steps
+    return tuple(steps)
 
 
 def _walk(value: Any, steps: Sequence[str]) -> Iterator[Any]:
@@ -101,7 +103,14 @@ def values_at(obj: Readable | None, path: str) -> list[Any]:
         return [obj.label]
     if path == "@id":
         return [obj.ident]
-    return list(_walk(obj.row, _steps(path)))
+    steps = _steps(path)
+    if len(steps) == 1 and steps[0] not in ("[]", "*"):
+        value = obj.row.get(steps[0])  # the common case, a plain field, without the walk
+        return [] if value is None else [value]
+    if len(steps) == 2 and steps[1] == "[]":
+        items = obj.row.get(steps[0])
+        return [v for v in items if v is not None] if isinstance(items, list | tuple) else []
+    return list(_walk(obj.row, steps))
 
 
 def first_at(obj: Readable | None, path: str) -> Any:

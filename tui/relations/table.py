@@ -200,7 +200,7 @@ RELATIONS: tuple[Relation, ...] = (
         "loadbalancers.nodes",
         ("address",),
         "compute.instances",
-        ("ipv4[]",),
+        ADDRESSES,
         "host_port",
         uses="sends traffic to",
         used_by="load balancer node at it",
