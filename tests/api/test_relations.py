@@ -192,6 +192,21 @@ async def test_changes_through_the_client_update_the_index(
     assert index.note_change not in client.change_observers
 
 
+async def test_a_recycle_is_seen_after_a_refresh(
+    index: RelationIndex, sim: Simulator, client: ApiClient
+) -> None:
+    index.observe(client)
+    lke = _ref(index, "compute.instances", 71000000)
+    node = next(r.other for r in index.relations(lke).used_by if r.other.kind == "k8s.nodes")
+    await client.call("k8s.nodes.recycle", node.path_params())
+    before = len(sim.request_log)
+    await index.refresh(client)
+    assert sim.request_log[before:] == ["k8s.nodes.view"]  # the node only, read again
+    # The node runs as a new instance now: the old one is no longer its instance.
+    assert _labels(index.relations(lke).used_by, "k8s.nodes") == []
+    assert _labels(index.relations(node).uses, "compute.instances") == []
+
+
 async def test_old_listings_are_listed_again(sim: Simulator, client: ApiClient) -> None:
     now = [0.0]
     index = RelationIndex(max_age=60.0, clock=lambda: now[0])

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.unit.relations_account import API, WEB, fed_index, records, ref
-from tui.relations import RelationIndex
+from tui.relations import RelationIndex, Xray, tree_name
 
 
 def _other(rows: Any, kind: str) -> list[str]:
@@ -25,8 +27,10 @@ def test_an_instance_is_used_by_records_nodes_pools_databases_and_uses_its_volum
     assert node.via == "192.168.128.7:80" and node.direction == "used_by"
     # The row names the other object well enough to open it.
     assert node.other.path_params() == {"loadbalancerId": 20, "configId": 21, "nodeId": 22}
+    assert web.addresses == ("203.0.113.5", "192.168.128.7")
     api = index.relations(ref(index, "compute.instances", 2))
     assert _other(api.used_by, "domains.records") == ["api.example.com AAAA"]  # IPv6 spellings
+    assert api.addresses == ("203.0.113.6", "2001:db8::6/128")
     host = index.relations(ref(index, "compute.instances", 3))
     assert _other(host.used_by, "k8s.nodes") == ["3-aa"]
 
@@ -109,3 +113,39 @@ def test_labels_from_the_api_go_through_the_text_boundary() -> None:
     assert found.findings
     for finding in found.findings:
         assert "\x1b" not in finding.text and "\u202e" not in finding.text
+
+
+async def test_a_listing_taken_in_turns_is_the_same_as_fed_at_once() -> None:
+    rows = [
+        {**WEB, "id": n, "label": f"web-{n}", "ipv4": [f"10.1.{n // 250}.{n % 250}"]}
+        for n in range(1200)
+    ]
+    at_once, in_turns = RelationIndex(), RelationIndex()
+    at_once.feed("compute.instances", rows)
+    assert await in_turns.feed_in_turns("compute.instances", rows)
+    assert len(at_once.graph) == len(in_turns.graph) == 1200
+    assert await in_turns.feed_in_turns("compute.instances", rows[:10])
+    assert len(in_turns.graph) == 10  # the rest went away with the new listing
+    assert not await in_turns.feed_in_turns("volumes.nope", [])
+
+
+def test_a_row_changed_in_place_is_relinked() -> None:
+    index = fed_index()
+    web = index.graph.at(("compute.instances", 1))
+    assert web is not None
+    row = dict(web.row)
+    index.feed("compute.instances", [row, API])
+    row["ipv4"] = ["198.51.100.99"]  # the same dict object, changed, fed again
+    index.feed("compute.instances", [row, API])
+    found = index.relations(ref(index, "compute.instances", 1))
+    assert _other(found.used_by, "domains.records") == ["old.example.com A"]
+
+
+def test_xray_names_its_trees() -> None:
+    assert tree_name(" Clusters ") == "k8s" and tree_name("lb") == "loadbalancers"
+    assert tree_name("instances") == "compute" and tree_name("buckets") is None
+    index = fed_index()
+    tree = Xray(index, "compute")
+    assert [str(n.ref.label) for n in tree.roots] == ["api-1", "lke-node", "web-1"]
+    with pytest.raises(KeyError):
+        Xray(index, "buckets")

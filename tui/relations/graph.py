@@ -304,6 +304,10 @@ class Graph:
 
     # -- links ------------------------------------------------------------------------------
 
+    def values_of(self, key: ObjKey, relation: Relation, side: Side) -> tuple[str, ...]:
+        """The values ``key`` shows on one side of a relation (an instance's addresses)."""
+        return tuple(raw for _key, raw in self._side[(relation.name, side)].keys_of.get(key, ()))
+
     def links_out(self, key: ObjKey) -> list[Link]:
         """Links where ``key`` is the source (what it uses)."""
         return list(self._out.get(key, {}).values())

@@ -44,8 +44,14 @@ from tui.untrusted import Shown, shown
 CollKey = tuple[str, ObjKey | None]
 """``(kind, parent)``: one listing (the records of one domain; all instances)."""
 
-DEFAULT_MAX_AGE = 300.0
-"""Seconds a listing is trusted before a refresh lists it again."""
+DEFAULT_MAX_AGE = 900.0
+"""Seconds a listing is trusted before a refresh lists it again. Re-listing everything costs
+about as many requests as the first build (a request per domain, per balancer and per port), so
+a refresh belongs where the user looks at relations (a Relations tab, a delete's confirmation),
+never on a timer; changes sent through the client are followed at once anyway."""
+
+ADDRESS_FAMILY = "dns_address"
+"""The relations of records to the addresses of instances and balancers: who owns an address."""
 
 CHUNK = 500
 """Rows put between two turns of the event loop while a large listing is taken in."""
@@ -87,11 +93,14 @@ class Relations:
         subject: The object asked about (None when the index does not hold it).
         uses: What it uses (its parts, what it points at), in the relations table's order.
         used_by: What uses it.
+        addresses: Its own addresses that records may point at (an instance's IPv4 and IPv6,
+            a balancer's), shown.
     """
 
     subject: Ref | None
     uses: tuple[Related, ...] = ()
     used_by: tuple[Related, ...] = ()
+    addresses: tuple[Shown, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -484,8 +493,17 @@ class RelationIndex:
         def sort_key(row: Related) -> tuple[int, str, str]:
             return (order.get(row.relation, 0), row.other.kind, row.other.label)
 
+        addresses = {
+            shown(value): None
+            for relation in self.graph.relations
+            if relation.family == ADDRESS_FAMILY and relation.target == entry.kind.name
+            for value in self.graph.values_of(key, relation, "target")
+        }
         return Relations(
-            entry.ref, tuple(sorted(uses, key=sort_key)), tuple(sorted(used_by, key=sort_key))
+            entry.ref,
+            tuple(sorted(uses, key=sort_key)),
+            tuple(sorted(used_by, key=sort_key)),
+            tuple(addresses),
         )
 
     def dangling(self, family: str | None = None) -> list[Dangling]:
@@ -503,11 +521,11 @@ class RelationIndex:
 
     def dangling_records(self) -> list[Dangling]:
         """DNS records (A, AAAA) whose target is an address no instance or balancer owns."""
-        return self.dangling("dns_address")
+        return self.dangling(ADDRESS_FAMILY)
 
     def owners(self, address: str) -> list[Ref]:
         """The instances and balancers that have ``address`` (any spelling)."""
-        return [entry.ref for entry in self.graph.owners(address, "dns_address")]
+        return [entry.ref for entry in self.graph.owners(address, ADDRESS_FAMILY)]
 
     def impact(self, targets: Iterable[Ref], action: ActionKind = "delete") -> Impact:
         """What ``action`` on ``targets`` breaks, with its clean-up requests (see
