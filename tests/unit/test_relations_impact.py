@@ -19,15 +19,15 @@ def test_deleting_an_instance_names_what_breaks_with_its_cleanup() -> None:
     index = fed_index()
     found = index.impact([ref(index, "compute.instances", 1)])
     assert found.lines == [
-        "2 DNS records point at 203.0.113.5 (www.example.com A, api.example.com A)",
+        "2 DNS records point at 203.0.113.5 (api.example.com A, www.example.com A)",
         "load balancer web-lb port 80 has a node at 192.168.128.7:80",
         "the allow list of database orders admits 203.0.113.5, 203.0.113.0/24, an address of web-1",
         "volume pg-data will be detached",
     ]
     assert found.breaks
     assert _requests(found) == [
-        ("DELETE", "/domains/10/records/100", None),
         ("DELETE", "/domains/10/records/101", None),
+        ("DELETE", "/domains/10/records/100", None),
         ("DELETE", "/loadbalancers/20/configs/21/nodes/22", None),
         # The range stays: it may admit other hosts; the update sends the whole list.
         (
@@ -36,10 +36,10 @@ def test_deleting_an_instance_names_what_breaks_with_its_cleanup() -> None:
             {"allow_list": ["203.0.113.6", "203.0.113.0/24", "10.0.0.1"]},
         ),
     ]
-    assert found.cleanup[0].says == "delete DNS record www.example.com A"
+    assert found.cleanup[0].says == "delete DNS record api.example.com A"
     assert found.findings[0].affected == (
-        ref(index, "domains.records", 100),
         ref(index, "domains.records", 101),
+        ref(index, "domains.records", 100),
     )
 
 
@@ -127,7 +127,7 @@ class _FakeClient:
 async def test_cleanup_reports_each_result_and_a_failure_stops_nothing() -> None:
     index = fed_index()
     found = index.impact([ref(index, "compute.instances", 1)])
-    fake = _FakeClient(refuse="100")
+    fake = _FakeClient(refuse="101")
     results = await run_cleanup(cast(ApiClient, fake), found.cleanup)
     assert [r.ok for r in results] == [False, True, True, True]
     assert "busy" in results[0].error and "\x1b" not in results[0].error

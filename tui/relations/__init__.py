@@ -7,6 +7,7 @@ action removes into sentences and clean-up requests; :class:`Xray` shows the lin
 Headless: plain dicts in, dataclasses with shown text out.
 """
 
+from tui.relations.answers import Dangling, Related, Relations
 from tui.relations.graph import Ref
 from tui.relations.impact import (
     CleanupRequest,
@@ -17,7 +18,7 @@ from tui.relations.impact import (
     impact,
     run_cleanup,
 )
-from tui.relations.index import Dangling, Related, RelationIndex, Relations
+from tui.relations.index import RelationIndex
 from tui.relations.xray import Xray, XrayNode, tree_name
 
 __all__ = [

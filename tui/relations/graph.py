@@ -10,6 +10,7 @@ refresh that changes three rows of 10,000 relinks three objects.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -22,6 +23,23 @@ from tui.untrusted import Shown, shown
 
 ObjKey = tuple[str, Hashable]
 """``(kind, id)``: one object among all of every kind."""
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural(text: str) -> tuple[tuple[int, int, str], ...]:
+    """A sort key reading numbers as numbers (port 80 before port 443, digits before letters)."""
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part)
+        for part in _DIGITS.split(text.lower())
+        if part
+    )
+
+
+def entry_order(entry: Entry) -> tuple[tuple[tuple[int, int, str], ...], str]:
+    """Objects in a stable order for answers and sentences: by label, then id."""
+    return natural(entry.label), str(entry.ident)
+
 
 Side = Literal["source", "target"]
 

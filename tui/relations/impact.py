@@ -22,7 +22,7 @@ from tui.api.client import ApiClient
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError
 from tui.api.paths import fill_path
-from tui.relations.graph import Entry, Graph, ObjKey, Ref
+from tui.relations.graph import Entry, Graph, ObjKey, Ref, entry_order, natural
 from tui.relations.kinds import KINDS
 from tui.relations.matchers import host_of_network, network
 from tui.relations.paths import fill
@@ -259,16 +259,25 @@ def impact(graph: Graph, targets: Iterable[Ref | ObjKey], action: ActionKind = "
             hit.values.extend(v for v in link.values if v not in hit.values)
             if entry not in hit.gone:
                 hit.gone.append(entry)
-    findings = _findings(list(hits.values()), keep_requests=action == "delete")
+    # Answers must not depend on the order listings arrived in: objects by label, then id.
+    for hit in hits.values():
+        hit.gone.sort(key=entry_order)
+    found = sorted(hits.values(), key=lambda h: entry_order(h.other))
+    findings = _findings(found, keep_requests=action == "delete")
     refs = _refs(graph, known)
     if action == "replace":
         findings.insert(0, _replaced(graph, gone, refs))
         deleted: tuple[Ref, ...] = ()
     else:
         findings.extend(_cascades(graph, doomed, known))
-        deleted = _refs(graph, [k for k in doomed if k not in known])
+        taken = [e for k in doomed if k not in known and (e := graph.at(k)) is not None]
+        kinds = list(graph.kinds)
+        taken.sort(key=lambda e: (kinds.index(e.kind.name), *entry_order(e)))
+        deleted = tuple(e.ref for e in taken)
     order = {r.name: n for n, r in enumerate(graph.relations)}
-    findings.sort(key=lambda f: (_ORDER[f.effect], order.get(f.relation, len(order))))
+    findings.sort(
+        key=lambda f: (_ORDER[f.effect], order.get(f.relation, len(order)), natural(f.text))
+    )
     return Impact(action, refs, tuple(findings), deleted, unknown)
 
 
@@ -349,7 +358,7 @@ def _cascades(graph: Graph, doomed: Mapping[ObjKey, ObjKey], known: list[ObjKey]
 
 def _replaced(graph: Graph, gone: list[ObjKey], refs: tuple[Ref, ...]) -> Finding:
     """The summary of a replacement: which instances get new ids and addresses."""
-    instances = [e for k in gone if (e := graph.at(k)) is not None]
+    instances = sorted((e for k in gone if (e := graph.at(k)) is not None), key=entry_order)
     if instances:
         labels = ", ".join(e.label for e in instances)
         noun = "instance" if len(instances) == 1 else "instances"

@@ -24,20 +24,20 @@ How the cache stays true (invalidation):
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
-from urllib.parse import unquote
+from typing import Any
 
 from tui.api.changes import ChangeEvent
 from tui.api.client import ApiClient
 from tui.api.endpoints import REGISTRY, endpoint
 from tui.api.errors import CloudError, NotFound
-from tui.relations.graph import Entry, Graph, ObjKey, Ref
+from tui.relations.answers import Dangling, Related, Relations
+from tui.relations.graph import Entry, Graph, ObjKey, Ref, entry_order, natural
 from tui.relations.impact import ActionKind, Impact, impact
 from tui.relations.kinds import Kind, children_of
+from tui.relations.located import locate
 from tui.resources.adapters import compute_backups
 from tui.untrusted import Shown, shown
 
@@ -63,61 +63,6 @@ ADAPTERS: dict[str, Callable[[Any], list[dict[str, Any]]]] = {
     "compute_backups": lambda answer: compute_backups(answer).items,
 }
 """Listings whose answer is not a collection, by the name a kind's ``adapter`` gives."""
-
-
-@dataclass(frozen=True)
-class Related:
-    """One row of a Relations tab: the other object and how it is related.
-
-    Attributes:
-        relation: Name of the relation (``dns_address``).
-        phrase: The link in words, seen from the object asked about (``points at``,
-            ``DNS record pointing at it``): our text.
-        other: The other object (open it with ``other.kind`` and ``other.path_params()``).
-        via: The values that matched (an address, ``ip:port``), shown; '' for a part.
-        direction: ``uses`` (the object uses ``other``) or ``used_by``.
-    """
-
-    relation: str
-    phrase: str
-    other: Ref
-    via: Shown
-    direction: Literal["uses", "used_by"]
-
-
-@dataclass(frozen=True)
-class Relations:
-    """What an object uses and what uses it.
-
-    Attributes:
-        subject: The object asked about (None when the index does not hold it).
-        uses: What it uses (its parts, what it points at), in the relations table's order.
-        used_by: What uses it.
-        addresses: Its own addresses that records may point at (an instance's IPv4 and IPv6,
-            a balancer's), shown.
-    """
-
-    subject: Ref | None
-    uses: tuple[Related, ...] = ()
-    used_by: tuple[Related, ...] = ()
-    addresses: tuple[Shown, ...] = ()
-
-
-@dataclass(frozen=True)
-class Dangling:
-    """An object pointing at something no object of the account owns.
-
-    Attributes:
-        source: The object (a DNS record, a balancer node).
-        family: The relation family (``dns_address``, ``balancer_backend``).
-        values: What it points at (shown).
-        text: One sentence saying so.
-    """
-
-    source: Ref
-    family: str
-    values: tuple[Shown, ...]
-    text: Shown
 
 
 @dataclass
@@ -406,7 +351,7 @@ class RelationIndex:
         if not event.ok or event.method == "GET":
             return
         path = "/" + event.path.split("?", 1)[0].strip("/")
-        located = _locate(self.graph.kinds.values(), path)
+        located = locate(self.graph.kinds.values(), path)
         if located is None:
             return
         kind, params, how = located
@@ -490,8 +435,14 @@ class RelationIndex:
             if (other := self.graph.at(link.source)) is not None
         ]
 
-        def sort_key(row: Related) -> tuple[int, str, str]:
-            return (order.get(row.relation, 0), row.other.kind, row.other.label)
+        def sort_key(row: Related) -> tuple[Any, ...]:
+            other = row.other
+            return (
+                order.get(row.relation, 0),
+                other.kind,
+                natural(other.label),
+                natural(str(other.id)),
+            )
 
         addresses = {
             shown(value): None
@@ -517,7 +468,7 @@ class RelationIndex:
                 "which no object of the account owns"
             )
             found.append(Dangling(entry.ref, relation.family, seen, text))
-        return sorted(found, key=lambda d: (d.family, d.source.label))
+        return sorted(found, key=lambda d: (d.family, natural(d.source.label), str(d.source.id)))
 
     def dangling_records(self) -> list[Dangling]:
         """DNS records (A, AAAA) whose target is an address no instance or balancer owns."""
@@ -525,7 +476,8 @@ class RelationIndex:
 
     def owners(self, address: str) -> list[Ref]:
         """The instances and balancers that have ``address`` (any spelling)."""
-        return [entry.ref for entry in self.graph.owners(address, ADDRESS_FAMILY)]
+        found = sorted(self.graph.owners(address, ADDRESS_FAMILY), key=entry_order)
+        return [entry.ref for entry in found]
 
     def impact(self, targets: Iterable[Ref], action: ActionKind = "delete") -> Impact:
         """What ``action`` on ``targets`` breaks, with its clean-up requests (see
@@ -545,53 +497,3 @@ def _rows(value: Any) -> list[dict[str, Any]]:
 
 def _via(values: tuple[str, ...]) -> Shown:
     return shown(", ".join(values))
-
-
-_PARAM = re.compile(r"\\\{(\w+)\\\}")
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    return re.compile("^" + _PARAM.sub(r"(?P<\1>[^/]+)", re.escape(template)) + "(?P<_rest>/.*)?$")
-
-
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _compiled(template: str) -> re.Pattern[str]:
-    found = _PATTERNS.get(template)
-    if found is None:
-        found = _PATTERNS[template] = _pattern(template)
-    return found
-
-
-def _locate(
-    kinds: Iterable[Kind], path: str
-) -> tuple[Kind, dict[str, str], Literal["object", "listing", "action"]] | None:
-    """Which object (or listing) a changed path names: an object's own path first, then a
-    listing (a create), then the longest object path it extends (an action on the object)."""
-    best: tuple[int, Kind, dict[str, str]] | None = None
-    listing: tuple[Kind, dict[str, str]] | None = None
-    for kind in kinds:
-        templates = list(kind.path)
-        for template in templates:
-            match = _compiled(template).match(path)
-            if match is None:
-                continue
-            groups = {k: unquote(v) for k, v in match.groupdict().items() if k != "_rest" and v}
-            if not match.group("_rest"):
-                return kind, groups, "object"
-            if best is None or template.count("/") > best[0]:
-                best = (template.count("/"), kind, groups)
-        parents = [t.rsplit("/", 1)[0] for t in templates]
-        if kind.listing:
-            parents.append(endpoint(kind.listing).path)
-        for template in parents:
-            match = _compiled(template).match(path)
-            if match is not None and not match.group("_rest"):
-                groups = {k: unquote(v) for k, v in match.groupdict().items() if k != "_rest"}
-                listing = listing or (kind, groups)
-    if listing is not None:
-        return listing[0], listing[1], "listing"
-    if best is not None:
-        return best[1], best[2], "action"
-    return None

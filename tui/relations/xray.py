@@ -9,11 +9,10 @@ volumes are what it uses). Expanding a node first fetches what the index lists o
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from tui.api.client import ApiClient
-from tui.relations.graph import Ref
+from tui.relations.graph import Ref, natural
 from tui.relations.index import RelationIndex
 
 LEVELS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -156,7 +155,4 @@ class Xray:
 
 
 def _order(ref: Ref) -> tuple[tuple[tuple[int, int, str], ...], str]:
-    """Labels in natural order (port 80 before port 443; digits before letters), then ids."""
-    parts = re.split(r"(\d+)", ref.label.lower())
-    natural = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p)
-    return (natural, str(ref.id))
+    return natural(ref.label), str(ref.id)
