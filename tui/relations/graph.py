@@ -302,10 +302,12 @@ class Graph:
             The keys removed (the object first).
         """
         gone: list[ObjKey] = []
+        seen: set[ObjKey] = set()
         stack = [key]
         while stack:
             current = stack.pop()
-            if current in self._entries and current not in gone:
+            if current in self._entries and current not in seen:
+                seen.add(current)
                 gone.append(current)
                 stack.extend(self._children.get(current, ()))
         for current in reversed(gone):

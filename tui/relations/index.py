@@ -387,9 +387,10 @@ class RelationIndex:
             self._drop(key)
 
     def _entry(self, kind: Kind, params: Mapping[str, str]) -> Entry | None:
-        names = dict(kind.params)
-        values = [params.get(p, "") for p, path in names.items() if path in kind.identity]
-        if not values or not all(values):
+        """The object a path's parameters name (a bucket: cluster and label), or None."""
+        param_of = {path: param for param, path in kind.params}
+        values = [params.get(param_of.get(field, ""), "") for field in kind.identity]
+        if not all(values):
             return None
         return self.graph.get(kind.name, values[0] if len(values) == 1 else "/".join(values))
 
