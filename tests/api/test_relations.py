@@ -10,6 +10,7 @@ import pytest
 
 from tui.api.client import ApiClient
 from tui.relations import Ref, Related, RelationIndex, Xray, run_cleanup
+from tui.resources.areas import SPECS, open_target
 from tui.simulator import Simulator
 
 WEB_PROD_1 = 51201
@@ -105,8 +106,12 @@ async def test_the_demo_has_a_relation_of_every_kind(
     assert _labels(site.used_by, "object_storage.keys") == ["ci deploy [site]"]
     assert _labels(site.used_by, "domains.records") == ["static.example.com CNAME"]
 
-    database = index.relations(_by_label(index, "databases", "café-sessions"))
+    sessions = _by_label(index, "databases", "café-sessions")
+    database = index.relations(sessions)
     assert _labels(database.uses, "compute.instances") == ["mail-relay"]
+    # A UI opens a database with the spec of its engine, read from its row.
+    row = index.row(sessions)
+    assert row is not None and open_target(SPECS["databases"], row).id == "databases.mongodb"
 
     record = index.relations(_by_label(index, "domains.records", "app.example.com A"))
     assert _labels(record.uses, "compute.instances") == ["web-prod-1"]

@@ -416,6 +416,12 @@ class RelationIndex:
         ident = found.ident(row) if found is not None else None
         return self.ref(kind, ident) if ident is not None else None
 
+    def row(self, ref: Ref) -> Mapping[str, Any] | None:
+        """The object's row as last listed (to open it: a database's spec depends on its
+        ``engine``), or None when not held."""
+        entry = self.graph.at(ref.key)
+        return entry.row if entry is not None else None
+
     def relations(self, subject: Ref) -> Relations:
         """What ``subject`` uses and what uses it (the Relations tab)."""
         key = subject.key
