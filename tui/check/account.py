@@ -9,12 +9,8 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
-from tui.check.addresses import (
-    Address,
-    instance_addresses_by_region,
-    owned_addresses,
-)
-from tui.resources.pricing import Price, price_of_backups, price_of_instance
+from tui.check.addresses import instance_addresses_by_region, owned_addresses
+from tui.resources.pricing import price_of_backups, price_of_instance
 
 DAY = 86400.0
 
@@ -65,12 +61,12 @@ class Account:
         return {str(t.get("id")): t for t in self.items("types")}
 
     @cached_property
-    def owned(self) -> frozenset[Address]:
+    def owned(self) -> frozenset[str]:
         """Every address the account's instances and load balancers hold."""
         return owned_addresses(self.items("instances"), self.items("balancers"))
 
     @cached_property
-    def instance_addresses(self) -> dict[str, frozenset[Address]]:
+    def instance_addresses(self) -> dict[str, frozenset[str]]:
         """Region -> its instances' addresses."""
         return instance_addresses_by_region(self.items("instances"))
 
@@ -92,7 +88,3 @@ class Account:
                 return None  # part of what it costs is not given: no figure at all
             base = base + addon
         return base.monthly
-
-    def backups_price(self, instance: Mapping[str, Any]) -> Price | None:
-        """The backups add-on of ``instance``'s type."""
-        return price_of_backups(self.types.get(str(instance.get("type"))))

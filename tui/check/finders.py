@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from tui.check.account import DAY, PARENT, Account, day_text, timestamp
-from tui.check.addresses import node_host, parse_address
+from tui.check.addresses import holds, node_host, parse_address
 from tui.check.certificates import not_after
 from tui.check.model import Hit, subject
 
@@ -259,7 +259,7 @@ def dangling_records(account: Account) -> Iterator[Hit]:
         if record.get("type") not in ("A", "AAAA"):
             continue
         address = parse_address(record.get("target"))
-        if address is None or address in owned:
+        if address is None or holds(owned, address):
             continue  # not an address ("[remote_addr]"), or one the account holds
         parent = _parent(record)
         zone = str(domains.get(str(parent.get("domainId")), {}).get("domain", ""))
@@ -273,12 +273,12 @@ def dangling_records(account: Account) -> Iterator[Hit]:
 
 def orphan_nodes(account: Account) -> Iterator[Hit]:
     """Balancer nodes whose address no instance in the balancer's region holds."""
-    by_region = account.instance_addresses
     for node in account.items("lb_nodes"):
         parent = _parent(node)
         balancer = account.balancers.get(str(parent.get("loadbalancerId")), {})
         host = node_host(node.get("address"))
-        if host is None or host in by_region.get(str(balancer.get("region")), frozenset()):
+        region = str(balancer.get("region"))
+        if host is None or holds(account.instance_addresses.get(region, frozenset()), host):
             continue
         label = f"{balancer.get('label', parent.get('loadbalancerId'))} {node.get('label')}"
         yield Hit(
