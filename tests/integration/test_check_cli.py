@@ -130,3 +130,19 @@ def test_a_served_account_is_checked_and_silenced_from_the_command_line(
     assert target in listed.stdout and "kept on purpose" in listed.stdout
     assert cloudtui("check", "--unsilence", target, env=env).returncode == 0
     assert cloudtui("check", "--unsilence", target, env=env).returncode == 2
+
+
+def test_all_profiles_are_checked_each_on_its_own(live_url: str) -> None:  # noqa: F811
+    path = Path(os.environ["CLOUDTUI_CONFIG"])
+    path.write_text(
+        f'[profiles.one]\nbase_url = "{live_url}"\n\n'
+        '[profiles.two]\nbase_url = "http://127.0.0.1:9/v4"\n'
+    )
+    env = {"CLOUDTUI_TOKEN": DEMO_TOKENS["unrestricted"]}
+    done = cloudtui("check", "--all-profiles", "--format", "json", *API_ONLY, env=env)
+    # "two" answers nothing (port 9 on 127.0.0.1): the run could not check everything.
+    assert done.returncode == 3, done.stderr
+    accounts = {a["account"]: a for a in json.loads(done.stdout)["accounts"]}
+    assert accounts["one"]["checked"] and accounts["one"]["counts"]["warning"] == 14
+    assert accounts["two"]["checked"] is False and accounts["two"]["error"]
+    assert accounts["two"]["findings"] == []

@@ -111,6 +111,7 @@ def as_text(checks: Sequence[AccountCheck]) -> str:
                     out.append(
                         f"    - {shown(finding.subject.label)}: {shown(finding.detail)}{tail}"
                     )
+                    out.append(f"      {shown(finding.id)}")  # what --silence names
         out += _text_tail(check)
         out.append("")
     return "\n".join(out).rstrip() + "\n"

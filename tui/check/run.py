@@ -152,6 +152,9 @@ async def check_account(
     account = Account(gathered.listings, now, frozenset(important_tags))
     result = evaluate(account, rules, failed=gathered.errors, silences=silences, name=name)
     result.notes = list(gathered.notes)
+    if gathered.errors and not gathered.listings:
+        # Nothing could be listed (unreachable, token refused): say so once, as the reason.
+        result.error = next(iter(gathered.errors.values()))
     return result
 
 
