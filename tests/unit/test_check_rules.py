@@ -193,16 +193,20 @@ CASES: dict[str, tuple[dict[str, list[dict[str, Any]]], set[str]]] = {
     ),
     "lb-node-orphan": (
         {
-            **LB,
+            "balancers": [*LB["balancers"], {"id": 11, "label": "lb2", "region": "r2"}],
             "instances": [
                 {"id": 1, "region": "r1", "ipv4": ["192.0.2.1", "192.168.1.5"]},
                 {"id": 2, "region": "r2", "ipv4": ["192.168.1.6"]},
             ],
-            "lb_configs": CONFIGS,
+            "lb_configs": [*CONFIGS, {"id": 23, "port": 80, PARENT: {"loadbalancerId": 11}}],
             "lb_nodes": [
                 _node(30, 20, "UP", "192.168.1.5:8080"),
-                _node(31, 20, "UP", "192.168.1.6"),
+                _node(31, 20, "UP", "192.168.1.6"),  # held, but in another region
                 _node(32, 21, "UP", "192.168.1.5"),
+                {
+                    **_node(33, 23, "UP", "192.168.1.6"),
+                    PARENT: {"loadbalancerId": 11, "configId": 23},
+                },
             ],
         },
         {"10/20/31"},
