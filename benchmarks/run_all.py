@@ -29,6 +29,7 @@ BENCHMARKS: dict[str, list[str]] = {
     "overview": ["bench_overview.py", "--runs", "5"],
     "filter": ["bench_filter.py", "--runs", "7"],
     "relations": ["bench_relations.py", "--runs", "3"],
+    "check": ["bench_check.py", "--runs", "5"],
 }
 """Name -> script and arguments (fewer repeats than each script's default)."""
 

@@ -113,3 +113,17 @@ def test_every_module_is_read() -> None:
     assert read == {"tui", "screens", "widgets"}
     assert any(p.name == "app.py" for p in python_files(("tui",)))
     assert Path(__file__).parent.joinpath("text_sinks.py").exists()
+
+
+def test_nothing_casts_text_into_display_text() -> None:
+    """``Shown`` is a name for checked text, not a conversion: ``Shown(x)`` would launder any
+    value past the check, so only :func:`tui.untrusted.shown` makes display text."""
+    casts = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in python_files(("tui", "screens", "widgets"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "Shown"
+    ]
+    assert casts == []

@@ -169,6 +169,8 @@ class Project:
 
     returns: dict[str, set[bool]] = field(default_factory=dict)
     """function name -> for each definition, whether its return annotation is a display type."""
+    module_returns: dict[tuple[Path, str], ast.expr | None] = field(default_factory=dict)
+    """(file, top-level function name) -> its return annotation."""
     returned_classes: dict[str, set[str]] = field(default_factory=dict)
     """function name -> for each definition, the class its return annotation names."""
     attributes: dict[str, set[bool]] = field(default_factory=dict)
@@ -362,6 +364,24 @@ def _callee(node: ast.Call) -> str:
     return ""
 
 
+def _imports_of(tree: ast.Module, path: Path) -> dict[str, Path]:
+    """``from package.module import name`` anywhere in ``tree`` -> the file of that module."""
+    found: dict[str, Path] = {}
+    package = path.relative_to(ROOT).parent.parts if path.is_relative_to(ROOT) else ()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        parts = list(package[: len(package) - node.level + 1]) if node.level else []
+        parts += (node.module or "").split(".") if node.module else []
+        base = ROOT.joinpath(*parts)
+        module = (
+            base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+        )
+        for alias in node.names:
+            found[alias.asname or alias.name] = module
+    return found
+
+
 def _read_only(node: ast.Call) -> bool:
     return any(
         k.arg == "read_only" and not (isinstance(k.value, ast.Constant) and not k.value.value)
@@ -402,6 +422,8 @@ def survey(paths: list[Path]) -> Project:
             elif isinstance(node, ast.ClassDef):
                 _survey_class(project, node, path)
         for statement in tree.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                project.module_returns[(path, statement.name)] = statement.returns
             if (
                 isinstance(statement, ast.Assign)
                 and len(statement.targets) == 1
@@ -720,6 +742,8 @@ class Checker:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         }
         """Return annotations of the module's own functions."""
+        self.imported = _imports_of(self.tree, path)
+        """Names the module imports from the project -> the file that defines them."""
         self._busy: set[tuple[int, str]] = set()
 
     def run(self) -> list[Finding]:
@@ -893,6 +917,8 @@ class Checker:
         found = self.project.shown_parameters.get(name)
         if isinstance(node.func, ast.Name) and name in self.defined:
             return (found or {}).get(self.path)
+        if isinstance(node.func, ast.Name) and name in self.imported:
+            return (found or {}).get(self.imported[name])  # the one imported, if the project's
         if isinstance(node.func, ast.Attribute):
             owner = self._class_of(node.func.value, scope)
             for info in self.project._lineage(owner) if owner else ():
@@ -1024,12 +1050,17 @@ class Checker:
         if isinstance(node, ast.Tuple | ast.List | ast.Set):
             return all(self.vetted(e, scope) for e in node.elts)
         if isinstance(node, ast.Dict):
-            return all(v is not None and self.vetted(v, scope) for v in node.values)
+            return all(v is not None and self.vetted(v, scope) for v in node.values) and all(
+                k is None or self.vetted(k, scope) for k in node.keys
+            )
         if isinstance(node, ast.Starred | ast.Await):
             return self.vetted(node.value, scope)
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
             inner = self._comprehension_scope(node, scope)
             return self.vetted(node.elt, inner)
+        if isinstance(node, ast.DictComp):
+            inner = self._comprehension_scope(node, scope)
+            return self.vetted(node.key, inner) and self.vetted(node.value, inner)
         return False
 
     @staticmethod
@@ -1223,6 +1254,10 @@ class Checker:
             )
         if isinstance(node.func, ast.Name) and name in self.function_returns:
             return _is_display(self.function_returns[name])  # the module's own function
+        if isinstance(node.func, ast.Name) and name in self.imported:
+            key = (self.imported[name], name)
+            if key in self.project.module_returns:  # a function imported from the project
+                return _is_display(self.project.module_returns[key])
         verdicts = self.project.returns.get(name)
         return bool(verdicts) and all(verdicts)
 

@@ -172,6 +172,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     doctor.add_argument("--json", action="store_true", help="machine-readable report")
 
+    from tui.check.cli import add_check_arguments
+
+    add_check_arguments(
+        command(
+            "check",
+            "find risks and waste in an account, with their fixes and savings",
+            "For cron and CI: exit status 0 when nothing is found at or above --fail-on, 1 when "
+            "something is, 2 on a bad command line or configuration, 3 when an account (or some "
+            "of its rules) could not be checked. See docs/check.md.",
+        )
+    )
+
     sim = command(
         "sim",
         "serve the API simulator over HTTP",
@@ -463,6 +475,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return exit_status(checks)
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """Run the account check's rules without the UI (see tui.check.cli)."""
+    from tui.check.cli import run_check_command
+
+    return run_check_command(args, _load_settings_or_exit())
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """Serve the simulator."""
     from tui.simulator.faults import Faults
@@ -561,6 +580,7 @@ def main(argv: list[str] | None = None) -> int:
         "profiles": cmd_profiles,
         "sim": cmd_sim,
         "doctor": cmd_doctor,
+        "check": cmd_check,
     }
     handler = commands.get(args.command or "", cmd_app)
     try:

@@ -33,7 +33,7 @@ ActionKind = Literal["delete", "replace"]
 """``delete``: the targets and what goes with them are gone; ``replace``: the instances under
 the targets are replaced by new ones (new ids, new addresses), the targets stay."""
 
-NOTHING = Shown("")
+NOTHING: Shown = ""
 """Empty shown text."""
 
 REPLACING: dict[str, str] = {

@@ -147,4 +147,4 @@ def fill(template: str, obj: Readable | None = None, **variables: Any) -> Shown:
     Returns:
         The sentence; every value in it went through :func:`~tui.untrusted.shown`.
     """
-    return Shown(_Filler(obj, variables).format(template))
+    return shown(_Filler(obj, variables).format(template))

@@ -1,5 +1,6 @@
 """Demo domains: a main zone with records of every type, its staging copy, a slave zone, a
-disabled zone with a non-ASCII description and a punycode zone; grants for the restricted user."""
+disabled zone with a non-ASCII description, a punycode zone and an empty one; grants for the
+restricted user."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def _records(ctx: SeedContext, domain: dict[str, Any], rows: Any, offset: float)
 
 @seeder("domains", order=25)
 def seed_domains(ctx: SeedContext) -> None:
-    """Five zones (plus ``scale // 8`` small ones) and the restricted user's grants."""
+    """Six zones (plus ``scale // 8`` small ones) and the restricted user's grants."""
     main = new_domain(
         ctx.store,
         domain="example.com",
@@ -165,6 +166,17 @@ def seed_domains(ctx: SeedContext) -> None:
             {"type": "TXT", "name": "", "target": "v=spf1 -all", "ttl_sec": 3600},
         ),
         -30 * DAY,
+    )
+
+    # Registered for a campaign that never started: a master zone without a single record.
+    new_domain(
+        ctx.store,
+        domain="spring-sale.example",
+        type="master",
+        now=ctx.now - 60 * DAY,
+        now_iso=ctx.iso(-60 * DAY),
+        soa_email="hostmaster@example.com",
+        description="Campaign site (not set up yet)",
     )
 
     for n in range(ctx.scale // 8):
