@@ -169,7 +169,7 @@ def unknown_binding_ids(
 # -- where a key is in the file -------------------------------------------------------------
 
 
-def _key_pattern(parts: Sequence[str]) -> str:
+def key_pattern(parts: Sequence[str]) -> str:
     """A regular expression matching dotted TOML keys ``parts``, bare or quoted."""
 
     def one(part: str) -> str:
@@ -187,7 +187,7 @@ _HEADER = re.compile(r"^\s*\[")
 def _table_span(lines: Sequence[str], table: Sequence[str]) -> tuple[int, int] | None:
     """Lines (0-based start, end) of the body of ``[table]`` (the top of the file for ``()``)."""
     if table:
-        header = re.compile(r"^\s*\[\s*" + _key_pattern(table) + r"\s*\]")
+        header = re.compile(r"^\s*\[\s*" + key_pattern(table) + r"\s*\]")
         start = next((n + 1 for n, line in enumerate(lines) if header.match(line)), None)
         if start is None:
             return None
@@ -215,12 +215,12 @@ def line_of(lines: Sequence[str], loc: Loc) -> int | None:
         if table and header is None:
             header = start  # the header's 1-based line is the body's 0-based start
         for length in range(len(rest), 0, -1):
-            assignment = re.compile(r"^\s*" + _key_pattern(rest[:length]) + r"\s*=")
+            assignment = re.compile(r"^\s*" + key_pattern(rest[:length]) + r"\s*=")
             for number in range(start, end):
                 if assignment.match(lines[number]):
                     return number + 1
         if header is not None:
             return header  # e.g. a required key missing from its table
     # A table known only through its sub-tables: ``[handof.ssh]`` for an unknown ``handof``.
-    prefix = re.compile(r"^\s*\[\s*" + _key_pattern(keys) + r"\s*\.") if keys else None
+    prefix = re.compile(r"^\s*\[\s*" + key_pattern(keys) + r"\s*\.") if keys else None
     return next((n + 1 for n, line in enumerate(lines) if prefix and prefix.match(line)), None)
