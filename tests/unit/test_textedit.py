@@ -110,9 +110,7 @@ def test_an_object_without_an_update_form_is_not_editable() -> None:
         build_document(_target("compute.instances"), [])
 
 
-@pytest.mark.parametrize(
-    "spec_id", sorted(s for s in SPECS if edit_target(SPECS[s]) is not None)
-)
+@pytest.mark.parametrize("spec_id", sorted(s for s in SPECS if edit_target(SPECS[s]) is not None))
 def test_every_updatable_kind_makes_a_document_that_reads_back_unchanged(spec_id: str) -> None:
     target = _target(spec_id)
     assert all(f.path[0] != ID_KEY for f in target.fields.fields)
@@ -228,12 +226,15 @@ def _ready(document: Any, text: str) -> Any:
     return review.plan
 
 
-def test_no_conflict_when_updated_is_the_same_or_only_other_fields_changed() -> None:
+def test_the_documents_fields_decide_a_conflict_not_the_updated_stamp() -> None:
     document = build_document(_target("compute.instances"), INSTANCES)
     plan = _ready(document, _edit(document.text, 1, "label =", 'label = "web-1b"'))
     assert find_conflicts(document, plan, {"1": INSTANCES[0]}) == []
     rebooted = {**INSTANCES[0], "status": "rebooting", "updated": "2024-05-01T11:00:00"}
     assert find_conflicts(document, plan, {"1": rebooted}) == []
+    # Two changes in the same second share their stamp: the fields still tell them apart.
+    same_second = {**INSTANCES[0], "tags": ["db"]}
+    assert [c.key for c in find_conflicts(document, plan, {"1": same_second})] == ["1"]
 
 
 def test_a_change_on_the_server_is_a_conflict_with_both_sides() -> None:

@@ -1,12 +1,13 @@
 """Did the server change an item while its document was being edited? Both sides, and a merge.
 
 Before a plan is sent, each item it changes is fetched again (:func:`fetch_current`) and
-compared with what the document was made from (:func:`find_conflicts`): an item whose
-``updated`` is the same has not changed; otherwise the document's fields are compared, so a
-change the document does not edit (a status) is no conflict. A conflict holds both sides: what
-the server changed and what the user changed, field by field. The user then chooses:
+compared with what the document was made from (:func:`find_conflicts`) on the document's
+fields: a change the document does not edit (a status) is no conflict. ``updated`` is not
+relied on: it has a resolution of a second, so two changes in one second share it. A
+conflict holds both sides: what the server changed and what the user changed, field by field.
+The user then chooses:
 
-* send theirs anyway: the plan as it is (it sends only the user's changed fields, so the
+* send mine anyway: the plan as it is (it sends only the user's changed fields, so the
   server's other changes stay; a field both changed gets the user's value);
 * keep the server's: :meth:`tui.textedit.review.EditPlan.without` the conflicting items;
 * merge and edit again: :func:`rebase` makes a new document of the items as the server has
@@ -102,9 +103,6 @@ def find_conflicts(
         fresh = current[request.key]
         if fresh is None:
             conflicts.append(Conflict(request.key, request.label, gone=True, mine=request.changes))
-            continue
-        stamp = entry.item.get("updated")
-        if stamp is not None and stamp == fresh.get("updated"):
             continue
         theirs = _differences(document.baseline.get(request.key, {}), _values_now(document, fresh))
         if theirs:
