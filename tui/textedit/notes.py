@@ -3,7 +3,8 @@
 A problem becomes comment lines starting with ``# !`` right above the line it is about (the
 field's ``key = value`` line, else its entry's ``[[table]]`` header, else the top), and a
 summary goes at the top; the user fixes the text in the editor and saves again. Those lines
-are removed before the text is read again, so they never pile up.
+are removed before the text is read again, so they never pile up. The comment sign is a
+parameter: a zone file's notes are ``; !`` lines (:func:`tui.dns.zone_plan.text_with_errors`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from tui.session.config_keys import key_pattern
 from tui.textedit.toml_text import escaped
 
 NOTE = "# ! "
-"""How a line written by cloudtui into the document starts."""
+"""How a line written by cloudtui into a TOML document starts."""
 
-_NOTE_LINE = re.compile(r"^\s*# ! ")
 _TRIPLE = re.compile(r'(?<!\\)("""|\'\'\')')
 _ANY_HEADER = re.compile(r"^\s*\[")
 
@@ -51,14 +51,22 @@ def _in_strings(lines: Sequence[str]) -> list[bool]:
     return inside
 
 
-def without_notes(text: str) -> str:
-    """``text`` without the ``# !`` lines an earlier round wrote into it."""
+def _note_line(comment: str) -> re.Pattern[str]:
+    return re.compile(r"^\s*" + re.escape(comment) + " ! ")
+
+
+def without_notes(text: str, comment: str = "#") -> str:
+    """``text`` without the note lines (``# !``) an earlier round wrote into it.
+
+    Args:
+        text: The document.
+        comment: The document's comment sign (``;`` in a zone file).
+    """
+    note = _note_line(comment)
     lines = text.splitlines()
     inside = _in_strings(lines)
     kept = [
-        line
-        for line, quoted in zip(lines, inside, strict=True)
-        if quoted or not _NOTE_LINE.match(line)
+        line for line, quoted in zip(lines, inside, strict=True) if quoted or not note.match(line)
     ]
     return "\n".join(kept) + ("\n" if text.endswith("\n") else "")
 
@@ -114,29 +122,42 @@ def field_line(text: str, table: str, index: int, path: Sequence[str]) -> int | 
     return start + 1
 
 
-def with_problems(text: str, problems: Iterable[Problem]) -> str:
-    """``text`` with each problem written above its line and a summary at the top.
+def with_problems(
+    text: str,
+    problems: Iterable[Problem],
+    comment: str = "#",
+    then: str = "and save again (or empty the file to cancel).",
+) -> str:
+    """``text`` with each problem written above its line and a summary at the top; notes of
+    an earlier round are dropped. Without problems: ``text`` without those notes.
 
     Args:
-        text: The document as saved (without earlier notes: :func:`without_notes`).
+        text: The document the problems' line numbers refer to.
         problems: What to write.
+        comment: The document's comment sign (``;`` in a zone file).
+        then: The end of the summary: what to do once the lines are fixed.
     """
+    mark = f"{comment} ! "
+    note = _note_line(comment)
+    problems = list(problems)
     lines = text.splitlines()
     inside = _in_strings(lines)
     above: dict[int, list[str]] = {}
-    count = 0
     for problem in problems:
-        count += 1
         at = problem.line - 1 if problem.line and 0 < problem.line <= len(lines) else 0
         while at > 0 and inside[at]:
             at -= 1  # above the line that opens the string, not inside its text
         above.setdefault(at, []).append(problem.message)
-    out = [
-        f"{NOTE}{count} problem(s) kept this from being sent: fix the lines marked '# !' below",
-        f"{NOTE}and save again (or empty the file to cancel).",
-    ]
+    out: list[str] = []
+    if problems:
+        out.append(
+            f"{mark}{len(problems)} problem(s) kept this from being sent: fix the lines "
+            f"marked '{mark.strip()}' below"
+        )
+        out.append(f"{mark}{then}")
     for number, line in enumerate(lines):
         indent = line[: len(line) - len(line.lstrip())]
-        out.extend(f"{indent}{NOTE}{escaped(message)}" for message in above.get(number, ()))
-        out.append(line)
-    return "\n".join(out) + "\n"
+        out.extend(f"{indent}{mark}{escaped(message)}" for message in above.get(number, ()))
+        if inside[number] or not note.match(line):
+            out.append(line)
+    return "\n".join(out) + ("\n" if out else "")
