@@ -103,7 +103,7 @@ class CommandHistory:
 
         Returns:
             True when it was recorded; False when it is empty, too long, may hold a secret,
-            or the file could not be read.
+            or the file could not be read or written (:attr:`problem` says why).
         """
         text = _normalized(command)
         if not text or len(text) > MAX_LENGTH or may_hold_secret(text) or self.problem:
@@ -113,7 +113,11 @@ class CommandHistory:
             return False
         entries.append(text)
         self.entries = entries[-self.limit :]
-        write_private(self.path, json.dumps({"commands": self.entries}, indent=1))
+        try:
+            write_private(self.path, json.dumps({"commands": self.entries}, indent=1))
+        except OSError as error:
+            self.problem = f"{self.path}: {error.strerror or error}"
+            return False
         return True
 
     def cursor(self, draft: str = "") -> HistoryCursor:

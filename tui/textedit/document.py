@@ -165,8 +165,8 @@ def _header(target: EditTarget, count: int) -> list[str]:
     lines = [
         f"# Edit {what} as text (TOML). Save and quit to review the changes: nothing is",
         "# sent before you confirm them, and only the fields you change are sent.",
-        "# An empty file, or one without changes, sends nothing. A removed line keeps its",
-        "# value; a commented-out line (#) gives none. Keep each entry's id as it is.",
+        "# An empty file, or one without changes, sends nothing. A line removed or commented",
+        "# out keeps its value (values cannot be cleared here). Keep each entry's id as it is.",
         "# Each line's comment says what it takes; lines starting with '# !' say what to fix.",
     ]
     if target.fields.secrets:

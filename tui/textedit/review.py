@@ -267,13 +267,18 @@ class _Checker:
         form = form_for(self.target.model)
         cautions = (*irreversible_changes(form, body), *sent_notes(form, body))
         ep = self.target.endpoint
+        try:
+            path = fill_path(ep.path, dict(entry.params))
+        except (KeyError, ValueError) as error:  # an item listed without what names it
+            self.add(f"this {self.target.spec.singular} cannot be named: {error}", None)
+            return
         self.requests.append(
             EditRequest(
                 entry.key,
                 entry.label,
                 ep.name,
                 ep.method,
-                fill_path(ep.path, dict(entry.params)),
+                path,
                 dict(entry.params),
                 body,
                 tuple(FieldChange(n, baseline.get(n, MISSING), values[n]) for n in changed),
