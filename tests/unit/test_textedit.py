@@ -103,6 +103,18 @@ def test_yaml_booleans_and_control_characters_stay_text() -> None:
     assert parse_toml("k = " + toml_value("on"))["k"] == "on"
 
 
+@pytest.mark.parametrize(
+    "value",
+    ['#!/bin/sh\necho "hi"\n', 'a"""b\n', 'end"\n"', '""\n', 'x\n"""""', "tab\tcr\r\n\\"],
+)
+def test_multi_line_values_read_back_exactly(value: str) -> None:
+    assert parse_toml("k = " + toml_value(value))["k"] == value
+
+
+def test_a_scripts_quotes_stay_readable() -> None:
+    assert toml_value('echo "hi"\n') == '"""\necho "hi"\n"""'
+
+
 def test_an_object_without_an_update_form_is_not_editable() -> None:
     assert edit_target(SPECS["compute.regions"]) is None  # no update operation
     assert edit_target(SPECS["object_storage.objects"]) is None  # a hand-written screen's

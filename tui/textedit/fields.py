@@ -88,8 +88,12 @@ def _quoted(value: Any) -> str:
     return str(value)
 
 
+_SINGULAR = {"characters": "character", "entries": "entry"}
+
+
 def _range(low: Any, high: Any, unit: str = "") -> str:
-    suffix = f" {unit}" if unit else ""
+    one = (low == 1 and high is None) or (high == 1 and low is None)
+    suffix = f" {_SINGULAR.get(unit, unit) if one else unit}" if unit else ""
     if low is not None and high is not None:
         return f"{low} to {high}{suffix}"
     if low is not None:

@@ -67,7 +67,15 @@ def toml_string(text: str, *, multiline: bool = True) -> str:
     """``text`` as a TOML basic string; multi-line (``\"\"\"``) when it holds line breaks
     and ``multiline`` allows it."""
     multiline = multiline and "\n" in text
-    body = "".join(_escape(char, multiline) for char in text)
+    if multiline:
+        # A script's quotes stay as they are, but for a quote next to another or at the end:
+        # two raw quotes side by side could make the closing delimiter.
+        body = "".join(
+            '"' if char == '"' and text[i + 1 : i + 2] not in ('"', "") else _escape(char, True)
+            for i, char in enumerate(text)
+        )
+    else:
+        body = "".join(_escape(char, False) for char in text)
     # A line break right after the opening quotes is not part of the value: it keeps the
     # first line of a script at the start of a line.
     return f'"""\n{body}"""' if multiline else f'"{body}"'
