@@ -268,6 +268,15 @@ def test_a_change_on_the_server_is_a_conflict_with_both_sides() -> None:
     assert plan.without([conflict.key]).requests == ()
 
 
+def test_a_neighbour_sent_along_in_a_nested_object_is_an_overlap() -> None:
+    document = build_document(_target("compute.instances"), INSTANCES)
+    plan = _ready(document, _edit(document.text, 1, "alerts.cpu =", "alerts.cpu = 50"))
+    theirs = {**INSTANCES[0], "alerts": {"cpu": 90, "io": 5000}}
+    (conflict,) = find_conflicts(document, plan, {"1": theirs})
+    assert conflict.overlap == ("alerts.io",)  # the whole alerts object would be sent
+    assert any("undoes the server's change of alerts.io" in line for line in conflict.lines())
+
+
 def test_a_deleted_item_is_a_conflict() -> None:
     document = build_document(_target("compute.instances"), INSTANCES)
     plan = _ready(document, _edit(document.text, 2, "label =", 'label = "web-2b"'))

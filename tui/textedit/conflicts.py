@@ -8,7 +8,8 @@ conflict holds both sides: what the server changed and what the user changed, fi
 The user then chooses:
 
 * send mine anyway: the plan as it is (it sends only the user's changed fields, so the
-  server's other changes stay; a field both changed gets the user's value);
+  server's other changes stay, but for those :attr:`Conflict.overlap` names: a field both
+  changed, or one sent along in a nested object);
 * keep the server's: :meth:`tui.textedit.review.EditPlan.without` the conflicting items;
 * merge and edit again: :func:`rebase` makes a new document of the items as the server has
   them now with the user's changes written over them, each field the server changed marked.
@@ -38,6 +39,7 @@ class Conflict:
         gone: It no longer exists.
         theirs: The fields the server changed: the document's value -> the server's now.
         mine: The fields the user changed: the document's value -> the user's.
+        sent: The top-level fields the user's request sends (a nested object goes whole).
     """
 
     key: str
@@ -45,15 +47,19 @@ class Conflict:
     gone: bool = False
     theirs: tuple[FieldChange, ...] = ()
     mine: tuple[FieldChange, ...] = ()
+    sent: frozenset[str] = frozenset()
 
     @property
     def overlap(self) -> tuple[str, ...]:
-        """Fields both changed, to different values (sending overwrites the server's)."""
-        server = {c.name: c.after for c in self.theirs}
+        """The server's changes that sending the user's request would undo: a field both
+        changed to different values, or one sent along in a nested object (another alert
+        threshold)."""
+        mine = {c.name: c.after for c in self.mine}
         return tuple(
             c.name
-            for c in self.mine
-            if c.name in server and not same_value(server[c.name], c.after)
+            for c in self.theirs
+            if c.name.split(".")[0] in self.sent
+            and not (c.name in mine and same_value(mine[c.name], c.after))
         )
 
     def lines(self) -> list[str]:
@@ -65,7 +71,7 @@ class Conflict:
         lines.extend(f"    server: {change.text()}" for change in self.theirs)
         lines.extend(f"    yours:  {change.text()}" for change in self.mine)
         for name in self.overlap:
-            lines.append(f"    both changed {name}: sending yours overwrites the server's")
+            lines.append(f"    sending yours undoes the server's change of {name}")
         return lines
 
 
@@ -102,11 +108,15 @@ def find_conflicts(
             continue
         fresh = current[request.key]
         if fresh is None:
-            conflicts.append(Conflict(request.key, request.label, gone=True, mine=request.changes))
+            sent = frozenset(request.body)
+            conflicts.append(Conflict(request.key, request.label, True, (), request.changes, sent))
             continue
         theirs = _differences(document.baseline.get(request.key, {}), _values_now(document, fresh))
         if theirs:
-            conflicts.append(Conflict(request.key, request.label, False, theirs, request.changes))
+            sent = frozenset(request.body)
+            conflicts.append(
+                Conflict(request.key, request.label, False, theirs, request.changes, sent)
+            )
     return conflicts
 
 
