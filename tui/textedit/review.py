@@ -164,8 +164,7 @@ class _Checker:
         self.text = text
         self.problems: list[Problem] = []
         self.requests: list[EditRequest] = []
-        names = [f.name for f in self.target.fields.fields]
-        self.fields = set(names)
+        self.fields = {f.name for f in self.target.fields.fields}
         self.prefixes = {
             ".".join(f.path[:n]) for f in self.target.fields.fields for n in range(1, len(f.path))
         }
@@ -229,11 +228,9 @@ class _Checker:
         for key, value in node.items():
             path = (*prefix, str(key))
             name = ".".join(path)
-            if not prefix and key == ID_KEY:
+            if (not prefix and key == ID_KEY) or name in self.fields:
                 continue
             line = field_line(self.text, self.target.table, index, path)
-            if name in self.fields:
-                continue
             if name in self.prefixes:
                 if isinstance(value, Mapping):
                     self.unknown_keys(index, value, path)
