@@ -57,7 +57,7 @@ ATTENTION_COLUMNS = (
 
 def attention_row(index: int, item: Attention) -> TableRow:
     """One attention row: what and how many, and the filter it opens the list with."""
-    cells = (item.text(), f":{item.area_id}  {item.query}")
+    cells = (shown(item.text()), shown(f":{item.area_id}  {item.query}"))
     return TableRow(index, cells, (index, item.query), "warn", " ".join(cells).lower())
 
 

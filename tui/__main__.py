@@ -13,7 +13,7 @@ import getpass
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -458,6 +458,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
         return binding_ids()
 
+    def binding_keys() -> Mapping[str, Collection[str]]:
+        from screens.binding_ids import item_screen_keys
+
+        return item_screen_keys()
+
     checks = asyncio.run(
         run_doctor(
             args.sub_profile or args.profile,
@@ -466,6 +471,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             which=shutil.which,
             demo_user=args.demo_user if args.demo or args.sub_demo else None,
             binding_ids=binding_ids,
+            binding_keys=binding_keys,
         )
     )
     if args.json:
