@@ -190,7 +190,8 @@ class OverviewScreen(ShellScreen):
                 text.append("\n")
             text.append(f"{line.area:<20}", style="bold")
             if line.error:
-                text.append(f"  {line.error}", style="italic")
+                # Why is said once under the attention rows, for every list it stopped.
+                text.append("  ✖ not loaded", style="italic")
             elif line.total is None:
                 text.append(f"  {line.detail or 'loading…'}", style="italic")
             else:

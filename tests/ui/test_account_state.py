@@ -273,6 +273,8 @@ async def test_switching_to_an_account_whose_api_is_down_says_so_at_once() -> No
         assert "✖ Not loaded: Instances, Volumes, Load balancers, Domains" in note
         assert "Instance types" in note and "The API is unreachable" in note
         assert "r loads everything again." in note
+        counts = str(overview.query_one("#ov-counts").render())
+        assert counts.count("✖ not loaded") == 8  # every area counted, none loaded
         asked = app.session.client.request_count
         await pilot.press("r")
         await settle(pilot)
