@@ -90,7 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--read-only",
         action="store_true",
-        help="browse without being able to change anything (every mutating action is greyed)",
+        help="browse without being able to change anything, on every account of the run "
+        "(every mutating action is greyed)",
     )
     parser.add_argument(
         "--demo-scale",
@@ -566,8 +567,10 @@ def cmd_app(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from tui.app import run_app
 
-    read_only = args.read_only or bool(profile is not None and profile.read_only)
-    return run_app(settings, session, profile_name=name, base_url=base_url, read_only=read_only)
+    # Only the flag: a profile's own read_only is the app's to apply, account by account.
+    return run_app(
+        settings, session, profile_name=name, base_url=base_url, read_only=args.read_only
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
