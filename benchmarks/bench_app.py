@@ -67,7 +67,7 @@ def child(scale: int, latency: float, spawned: float) -> dict[str, Any]:
     out: dict[str, Any] = {"seed": seed, "imports": t_session - t_import}
 
     async def drive() -> None:
-        from screens.list_pane import ResourceListPane
+        from screens.lists.list_pane import ResourceListPane
 
         async with app.run_test(size=(120, 40)) as pilot:
             pane: Any = None

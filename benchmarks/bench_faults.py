@@ -4,7 +4,7 @@ The simulator is served over real HTTP on 127.0.0.1 (the code of ``cloudtui sim`
 of this process so its state can be inspected afterwards) with ``--error-rate 0.2 --drop-rate
 0.1 --lost-response-rate 0.05 --rate-limit 120``. The app runs headless with a profile session
 against it. A scripted user runs creates, updates, deletes across volumes, domains and records,
-tags, managed contacts, buckets and instances through :func:`screens.actions.run_action`: it
+tags, managed contacts, buckets and instances through :func:`screens.actions.run.run_action`: it
 fills the generated forms, confirms dialogs (typing labels where asked), resends after a plain
 failure (at most 4 times), and after "the request may have been carried out" cancels and looks
 at the list instead of resending, as the message asks.
@@ -297,10 +297,10 @@ def _kept(form: Any, values: dict[str, Any]) -> bool:
 
 async def run_op(app: Any, pilot: Any, sim: Any, op: Op, tally: Tally) -> None:
     """Run one operation as the scripted user; classify what it reported and what happened."""
-    from screens.actions import run_action
-    from screens.confirm import ConfirmModal
-    from screens.error import ErrorScreen
-    from screens.form import FormModal
+    from screens.actions.form import FormModal
+    from screens.actions.run import run_action
+    from screens.dialogs.confirm import ConfirmModal
+    from screens.dialogs.error import ErrorScreen
     from tui.resources.areas import SPECS
 
     spec = SPECS[op.spec]

@@ -36,7 +36,7 @@ def rss() -> int:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Load the list, then run the cycles; returns the figures."""
-    from screens.list_pane import ResourceListPane
+    from screens.lists.list_pane import ResourceListPane
     from tui.app import CloudApp, freeze_startup_heap
     from tui.session.config import RefreshSettings, Settings
     from tui.session.runtime import Session

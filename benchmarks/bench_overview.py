@@ -46,7 +46,7 @@ def child(url: str, spawned: float) -> dict[str, Any]:
 
     settings = Settings(start_area="overview")
     session = Session.for_profile(settings, "bench", url, SecretStr(DEMO_TOKENS["unrestricted"]))
-    from screens.overview import OverviewScreen
+    from screens.home.overview import OverviewScreen
     from tui.app import CloudApp, freeze_startup_heap
 
     marks: dict[str, float] = {}

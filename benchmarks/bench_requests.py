@@ -64,7 +64,7 @@ def burst_rate(stamps: list[float], gap: float) -> tuple[float, int]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Drive the app through the three phases; returns the figures."""
-    from screens.list_pane import ResourceListPane
+    from screens.lists.list_pane import ResourceListPane
     from tui.app import CloudApp, freeze_startup_heap
     from tui.refresh import RefreshPolicy
     from tui.session.config import Settings

@@ -1,7 +1,7 @@
 """Write ``docs/keys.md``: every binding id with its keys and what it does, from the code.
 
 Run: ``.venv/bin/python docs/keys.py`` (``--check`` only says whether the file is current).
-The bindings are collected by :func:`screens.binding_ids.declared_bindings`, which walks the
+The bindings are collected by :func:`screens.shell.binding_ids.declared_bindings`, which walks the
 app module and every module of the ``screens`` and ``widgets`` packages, so a binding added
 or moved anywhere in them is listed without changing this script. ``tests/test_docs.py``
 fails when the file differs from what this script writes.
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from screens.binding_ids import DeclaredBinding, declared_bindings, ui_modules  # noqa: E402
+from screens.shell.binding_ids import DeclaredBinding, declared_bindings, ui_modules  # noqa: E402
 from widgets.key_names import key_label  # noqa: E402
 
 OUT = ROOT / "docs" / "keys.md"

@@ -21,7 +21,7 @@ from types import ModuleType
 import pytest
 
 import screens
-from screens.actions import ACTION_SCREENS
+from screens.actions.run import ACTION_SCREENS
 from tui.api.endpoints import BY_KEY, REGISTRY
 from tui.api.paths import fill_path
 from tui.resources.areas import AREA_OF_SPEC, SPECS
@@ -70,9 +70,10 @@ SHARED = ENDPOINTS_FILES[1]
 
 
 def hand_written_modules() -> Iterator[ModuleType]:
-    """Every screen module, and the app shell."""
-    for info in pkgutil.iter_modules(screens.__path__):
-        yield importlib.import_module(f"screens.{info.name}")
+    """Every screen module (in its package by job), and the app shell."""
+    for info in pkgutil.walk_packages(screens.__path__, "screens."):
+        if not info.ispkg:  # a package's __init__ is empty: its modules are walked
+            yield importlib.import_module(info.name)
     for name in SHELL_MODULES:
         yield importlib.import_module(name)
 

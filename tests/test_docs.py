@@ -48,7 +48,7 @@ def test_keys_md_is_what_the_bindings_say() -> None:
 
 
 def test_keys_md_lists_every_binding_id_with_its_keys() -> None:
-    from screens.binding_ids import declared_bindings
+    from screens.shell.binding_ids import declared_bindings
 
     text = (ROOT / "docs" / "keys.md").read_text(encoding="utf-8")
     rows = {line.split("|")[1].strip().strip("`") for line in text.splitlines() if "| `" in line}
@@ -65,7 +65,7 @@ def test_binding_collection_walks_subpackages(
 ) -> None:
     # Screens are about to move into subpackages: a binding declared two levels down must
     # still be found, with no list of modules to update.
-    import screens.binding_ids as binding_ids
+    import screens.shell.binding_ids as binding_ids
 
     package = tmp_path / "fakeui"
     (package / "lists" / "deep").mkdir(parents=True)

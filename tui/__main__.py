@@ -455,12 +455,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         size = None
 
     def binding_ids() -> frozenset[str]:
-        from screens.binding_ids import binding_ids
+        from screens.shell.binding_ids import binding_ids
 
         return binding_ids()
 
     def binding_keys() -> Mapping[str, Collection[str]]:
-        from screens.binding_ids import item_screen_keys
+        from screens.shell.binding_ids import item_screen_keys
 
         return item_screen_keys()
 

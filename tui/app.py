@@ -21,16 +21,16 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerFailed, WorkerState
 
-from screens.command_line import CommandLineScreen
-from screens.error import ErrorScreen
-from screens.help import HelpScreen, binding_rows
+from screens.details.resource_detail import ResourceDetailScreen
+from screens.dialogs.error import ErrorScreen
+from screens.frame import start_action
 from screens.key_gate import KeyGate
+from screens.lists.pane_host import PaneHost
+from screens.lists.resource_list import ResourceListScreen
 from screens.navigation import OpenItem
-from screens.palette import PROVIDERS
-from screens.pane_host import PaneHost
-from screens.resource_detail import ResourceDetailScreen
-from screens.resource_list import ResourceListScreen
-from screens.shell import start_action
+from screens.shell.command_line import CommandLineScreen
+from screens.shell.help import HelpScreen, binding_rows
+from screens.shell.palette import PROVIDERS
 from tui.accounts.read_only import ReadOnlyRules
 from tui.accounts.state import AccountState, OnAccount, StateChange
 from tui.accounts.switch import open_account
@@ -174,11 +174,11 @@ class CloudApp(OnAccount, App[int]):
                 title="Config file",
                 markup=False,
             )
-        from screens.config_notes import announce_unknown_keys
+        from screens.shell.config_notes import announce_unknown_keys
 
         self.call_after_refresh(announce_unknown_keys, self)
         if self.session is None:
-            from screens.login import LoginScreen
+            from screens.shell.login import LoginScreen
 
             self.push_screen(
                 LoginScreen(self.settings, self.profile_name, self.base_url), self._signed_in
@@ -193,7 +193,7 @@ class CloudApp(OnAccount, App[int]):
 
     def _start(self) -> None:
         assert self.session is not None
-        from screens.home_actions import open_home_state
+        from screens.home.glue import open_home_state
 
         open_home_state(self)
         # Nothing that can wait competes with the first frame: the demo's simulator is built
@@ -222,7 +222,7 @@ class CloudApp(OnAccount, App[int]):
     def adopt_account(self, session: Session) -> AccountState:
         """Make ``session``'s account the app's: a new :class:`AccountState` replaces the old
         one whole (its read-only mode from :attr:`read_only_rules`), and the old one is
-        detached. Used at sign-in and by a switch (:mod:`screens.accounts`)."""
+        detached. Used at sign-in and by a switch (:mod:`screens.accounts.switch`)."""
         if self.account is not None:
             self.account.detach()
         mode = self.read_only_rules.mode(session.profile_name)
@@ -261,7 +261,7 @@ class CloudApp(OnAccount, App[int]):
     def area_root(self, area: Area) -> Screen[Any]:
         """The first screen of an area: its root resource's list (or detail, for the profile)."""
         if area.id in HOME_BY_ID:
-            from screens.home_actions import home_screen
+            from screens.home.glue import home_screen
 
             return home_screen(area)
         spec = SPECS[area.root]
@@ -299,7 +299,7 @@ class CloudApp(OnAccount, App[int]):
 
     def refresh_covered_lists(self) -> None:
         """Refresh the panes under the top screen (a change was sent and its answer lost)."""
-        from screens.pane import RefreshingPane
+        from screens.lists.pane import RefreshingPane
 
         for screen in self.screen_stack[:-1]:
             for pane in screen.query(RefreshingPane):
@@ -463,7 +463,7 @@ class CloudApp(OnAccount, App[int]):
 
     def bookmark_under_cursor(self, screen: Screen[Any]) -> None:
         """``b`` on an area screen: bookmark the item under the cursor (or remove it)."""
-        from screens.home_actions import bookmark_under_cursor
+        from screens.home.glue import bookmark_under_cursor
 
         bookmark_under_cursor(screen)
 
@@ -474,8 +474,8 @@ class CloudApp(OnAccount, App[int]):
         self.push_screen(CommandLineScreen(), self.run_command)
 
     def run_command(self, text: str | None) -> None:
-        """Run a ``:`` command (see :func:`screens.command_line.run_command`)."""
-        from screens.command_line import run_command
+        """Run a ``:`` command (see :func:`screens.shell.command_line.run_command`)."""
+        from screens.shell.command_line import run_command
 
         run_command(self, text)
 

@@ -1,7 +1,7 @@
 """A form's choice input that opens a searchable table of choices with their facts.
 
 It is a :class:`~textual.widgets.Select` (same value, options, prompt and ``Changed`` message,
-so forms treat it like any choice list) whose list is a :class:`screens.chooser.ChooserModal`
+so forms treat it like any choice list) whose list is a :class:`widgets.chooser_modal.ChooserModal`
 instead of a drop-down: enter, space or the arrows open it, and a letter opens it with that
 letter already in the filter. Choices that do not suit another input of the form (a type too
 small for the chosen backup) carry the reason in their notes (:mod:`tui.resources.choice_fits`).
@@ -21,7 +21,7 @@ from tui.resources.choosers import ChooserRow, ChooserTable, Facts, chooser_rows
 from tui.untrusted import Shown
 
 if TYPE_CHECKING:
-    from screens.chooser import ChooserModal
+    from widgets.chooser_modal import ChooserModal
 
 Option = Callable[[Mapping[str, Any]], tuple[str, Any]]
 
@@ -99,7 +99,7 @@ class ChooserSelect(Select[Any]):
 
     def open_chooser(self, query: str = "") -> None:
         """Show the chooser; the row chosen becomes the value."""
-        from screens.chooser import ChooserModal
+        from widgets.chooser_modal import ChooserModal
 
         def chosen(value: Any) -> None:
             self._chooser = None

@@ -2,7 +2,7 @@
 
 Typing filters (every word must appear in the row), the arrows move the highlight, enter posts
 :class:`ChooserPanel.Picked` with the highlighted row's value. Used by the chooser dialog of
-form fields (:mod:`screens.chooser`) and by the resize dialog's type list. Every cell is
+form fields (:mod:`widgets.chooser_modal`) and by the resize dialog's type list. Every cell is
 literal text (labels from the API are never markup).
 
 Bindings:

@@ -38,7 +38,7 @@ def _files_holding(token: str, *roots: Path) -> list[str]:
 
 
 async def _start_app() -> dict[str, Any]:
-    from screens.login import LoginScreen
+    from screens.shell.login import LoginScreen
     from tui.app import CloudApp
     from tui.session.auth import resolve_token
     from tui.session.config import load_settings

@@ -13,19 +13,19 @@ from typing import Any
 
 import pytest
 
-from screens.accounts import AccountPicker, switch_account
-from screens.activity_log import ActivityLogScreen
-from screens.command_line import CommandLineScreen
-from screens.confirm import ConfirmModal
-from screens.fanout import FanoutPane, FanoutScreen
-from screens.fanout_overview import FanoutOverviewScreen
-from screens.form import FormModal
-from screens.list_pane import ResourceListPane
-from screens.resource_detail import ResourceDetailScreen
+from screens.accounts.fanout import FanoutPane, FanoutScreen
+from screens.accounts.fanout_overview import FanoutOverviewScreen
+from screens.accounts.switch import AccountPicker, switch_account
+from screens.actions.form import FormModal
+from screens.details.resource_detail import ResourceDetailScreen
+from screens.dialogs.confirm import ConfirmModal
+from screens.home.activity_log import ActivityLogScreen
+from screens.lists.list_pane import ResourceListPane
+from screens.shell.command_line import CommandLineScreen
 from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import TOKEN, SimServer, free_port, two_sims
+from tests.ui.actions.test_compute_ui import select
 from tests.ui.helpers import no_sleep, open_area, settle, wait_for_screen, wait_until
-from tests.ui.test_compute_ui import select
 from tui.accounts.switch import open_account
 from tui.app import CloudApp
 from tui.home.activity import ActivityLog

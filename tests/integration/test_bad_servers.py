@@ -159,7 +159,7 @@ def _profile_app(url: str) -> Any:
 async def test_the_app_stays_responsive_while_the_server_never_answers(
     bad_server: Served,
 ) -> None:
-    from screens.help import HelpScreen
+    from screens.shell.help import HelpScreen
 
     app = _profile_app(bad_server.url.replace("/v4", "/silent/v4"))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -172,7 +172,7 @@ async def test_the_app_stays_responsive_while_the_server_never_answers(
 
 
 async def test_the_app_recovers_by_itself_when_the_server_restarts() -> None:
-    from screens.list_pane import ResourceListPane
+    from screens.lists.list_pane import ResourceListPane
 
     sim = Simulator()
     served = Served(sim)

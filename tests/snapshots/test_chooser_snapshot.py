@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from syrupy.assertion import SnapshotAssertion
 
-from screens.chooser import ChooserModal
 from tests.snapshots.test_screens import modal_picture
 from tests.ui.helpers import make_app, open_form, settle, wait_for_screen, wait_until
 from widgets.chooser_field import ChooserSelect
+from widgets.chooser_modal import ChooserModal
 
 
 async def test_type_chooser_80x24(svg_snapshot: SnapshotAssertion) -> None:

@@ -12,10 +12,10 @@ from syrupy.assertion import SnapshotAssertion
 from textual.app import App
 from textual.widgets import Input, TabbedContent
 
-from screens.confirm import ConfirmModal
-from screens.form import FormModal
-from screens.list_pane import ResourceListPane
-from screens.login import LoginScreen
+from screens.actions.form import FormModal
+from screens.dialogs.confirm import ConfirmModal
+from screens.lists.list_pane import ResourceListPane
+from screens.shell.login import LoginScreen
 from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
 from tui.session.config import Settings
 from tui.simulator import Simulator, VirtualClock
@@ -191,7 +191,7 @@ async def test_login(svg_snapshot: SnapshotAssertion) -> None:
 
 async def _record_form(pilot: Any, kind: str) -> None:
     """A master zone's "New record" form with ``kind`` chosen (its fields follow the kind)."""
-    from tests.ui.test_form_rules_ui import record_form
+    from tests.ui.actions.test_form_rules_ui import record_form
 
     modal = await record_form(pilot)
     modal.model_form.set_value("type", kind)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from syrupy.assertion import SnapshotAssertion
 
-from screens.zone_edit import ZonePlanModal
+from screens.editors.zone_edit import ZonePlanModal
 from tests.snapshots.test_screens import goto, modal_picture
 from tests.ui.helpers import make_app, wait_for_screen
 from tui.dns.zone_plan import Change, plan_zone

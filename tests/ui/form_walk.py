@@ -2,7 +2,7 @@
 
 The forms and dialogs come from the resource specs (every action with a form or a hand-written
 dialog), not from a hand list, so a new action is walked as soon as it exists. Each one is
-opened through :func:`screens.actions.run_action` on a sample item from the demo data (the same
+opened through :func:`screens.actions.run.run_action` on a sample item from the demo data (the same
 code a key runs), then *widened*: every input that decides which others are asked takes the
 value that shows the most of them, a chosen record's inputs are added (a deployment script with
 the most fields), and every repeated list gets one more row. Only then is it walked.
@@ -18,8 +18,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
 
-from screens.actions import ACTION_SCREENS, run_action
-from screens.form import FormModal
+from screens.actions.form import FormModal
+from screens.actions.run import ACTION_SCREENS, run_action
 from tests.ui.visibility import screen_workers_done
 from tui.api.endpoints import REGISTRY
 from tui.resources.areas import AREA_OF_SPEC, SPECS

@@ -63,7 +63,7 @@ async def started(
         handoffs: Run a hand-off's program without suspending the app (the headless pilot
             has no terminal to give away; the tmux tests cover the real suspension).
     """
-    from screens.handoff import captured_runner
+    from screens.editors.handoff import captured_runner
 
     app = app if app is not None else make_app()
     if handoffs:
@@ -124,7 +124,7 @@ async def wait_for_screen(pilot: Pilot[Any], screen_type: type[Any], rounds: int
 
 async def open_area(pilot: Pilot[Any], area: str) -> Any:
     """Show ``area`` with its list loaded and focused; returns the list pane."""
-    from screens.list_pane import ResourceListPane
+    from screens.lists.list_pane import ResourceListPane
 
     pilot.app.go_to_area(area)
     await settle(pilot)
@@ -145,7 +145,7 @@ async def wait_until(pilot: Pilot[Any], condition: Any, rounds: int = 60) -> Non
 
 async def open_form(pilot: Pilot[Any], area: str, key: str = "n") -> Any:
     """Open ``area``, press ``key`` on its list and return the form it opens."""
-    from screens.form import FormModal
+    from screens.actions.form import FormModal
 
     await open_area(pilot, area)
     await pilot.press(key)

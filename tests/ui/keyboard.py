@@ -42,11 +42,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.worker import NoActiveWorker, Worker, get_current_worker
 
-from screens.confirm import ConfirmModal
-from screens.error import ErrorScreen
-from screens.form import RequestModal
-from screens.pane import RefreshingPane
-from screens.shell import ShellScreen
+from screens.actions.form import RequestModal
+from screens.dialogs.confirm import ConfirmModal
+from screens.dialogs.error import ErrorScreen
+from screens.frame import ShellScreen
+from screens.lists.pane import RefreshingPane
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError
 from widgets.detail_panel import DetailPanel

@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
-from screens.confirm import ConfirmModal
-from screens.form import FormModal
+from screens.actions.form import FormModal
+from screens.dialogs.confirm import ConfirmModal
 from tests.ui.helpers import demo_session, make_app, open_area, settle, wait_for_screen, wait_until
 from tui.api.retry import RetryPolicy
 from tui.refresh import MAYBE_DONE
@@ -107,7 +107,7 @@ async def test_a_stalled_refresh_is_retried_and_the_status_bar_says_so() -> None
 
 
 async def test_an_unknown_status_and_an_unknown_field_from_a_newer_api_are_shown() -> None:
-    from screens.json_view import JsonViewScreen
+    from screens.dialogs.json_view import JsonViewScreen
 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

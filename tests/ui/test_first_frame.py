@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from screens.list_pane import ResourceListPane
+from screens.lists.list_pane import ResourceListPane
 from tests.ui.helpers import make_app, no_sleep, wait_until
 from tui.api.retry import RetryPolicy
 from tui.session.config import RefreshSettings, Settings

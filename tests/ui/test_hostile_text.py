@@ -23,12 +23,12 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import TabbedContent
 
-from screens.actions import run_action
-from screens.bucket_browser import BucketBrowserPane
-from screens.confirm import ConfirmModal
-from screens.list_pane import ResourceListPane
-from screens.resource_detail import ResourceDetailScreen
-from screens.transfer_dialogs import LocalPathModal, TextViewModal
+from screens.actions.run import run_action
+from screens.details.resource_detail import ResourceDetailScreen
+from screens.dialogs.confirm import ConfirmModal
+from screens.lists.list_pane import ResourceListPane
+from screens.transfers.bucket_browser import BucketBrowserPane
+from screens.transfers.dialogs import LocalPathModal, TextViewModal
 from tests.ui.form_walk import Samples, dialog_actions, opened, wait_for
 from tests.ui.helpers import make_app, no_sleep, open_area, settle, wait_for_screen, wait_until
 from tests.ui.terminal_output import assert_clean, terminal

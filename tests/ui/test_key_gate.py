@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from screens.confirm import ConfirmModal
-from screens.form import FormModal
-from screens.list_pane import ResourceListPane
-from screens.resource_detail import ResourceDetailScreen
+from screens.actions.form import FormModal
+from screens.details.resource_detail import ResourceDetailScreen
+from screens.dialogs.confirm import ConfirmModal
+from screens.lists.list_pane import ResourceListPane
 from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
 from tests.ui.keyboard import key_of
 from tests.ui.keyboard import type_fast as post_keys
@@ -70,7 +70,7 @@ async def test_characters_typed_while_a_form_opens_go_into_its_first_field() -> 
 
 
 async def test_a_command_typed_in_one_go_lands_in_the_command_line_and_runs() -> None:
-    from screens.command_line import CommandLineScreen
+    from screens.shell.command_line import CommandLineScreen
 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

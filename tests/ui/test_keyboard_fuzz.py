@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from textual.widgets import TabbedContent
 
-from screens.form import FormModal
-from screens.list_pane import ResourceListPane
-from screens.resource_detail import ResourceDetailScreen
-from screens.stats import StatsPane, TransferPane
+from screens.actions.form import FormModal
+from screens.details.resource_detail import ResourceDetailScreen
+from screens.details.stats import StatsPane, TransferPane
+from screens.lists.list_pane import ResourceListPane
 from tests.ui.helpers import make_app
 from tests.ui.keyboard import (
     KeyProbe,

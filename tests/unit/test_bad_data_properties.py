@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
-from screens.json_view import item_json
+from screens.dialogs.json_view import item_json
 from tui.api.client import ApiClient
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, MalformedAnswer

@@ -159,7 +159,7 @@ def test_a_value_the_api_leaves_out_reads_as_a_dash_never_none() -> None:
 def test_an_attention_query_becomes_the_list_filter_where_the_list_has_the_language() -> None:
     from types import SimpleNamespace
 
-    from screens.attention import apply_list_query
+    from screens.home.attention import apply_list_query
 
     shown: list[str] = []
     focused: list[bool] = []

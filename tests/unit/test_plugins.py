@@ -247,7 +247,7 @@ def test_doctor_names_unknown_areas_missing_programs_and_key_clashes() -> None:
 
 
 def test_the_built_in_keys_where_items_are_selected_are_collected() -> None:
-    from screens.binding_ids import item_screen_keys
+    from screens.shell.binding_ids import item_screen_keys
 
     keys = item_screen_keys()
     assert "app.help" in keys["question_mark"]

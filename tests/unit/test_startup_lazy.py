@@ -67,7 +67,7 @@ def test_first_screen_imports_no_response_models_simulator_or_httpx_cli(
     start_area: str | None,
 ) -> None:
     loaded = _modules_before_first_frame(start_area)
-    assert "tui.app" in loaded and "screens.resource_list" in loaded  # the probe worked
+    assert "tui.app" in loaded and "screens.lists.resource_list" in loaded  # the probe worked
     shared = {"tui.models.base", "tui.models.rules"}  # base classes and their form rules
     models = sorted(m for m in loaded if m.startswith("tui.models.") and m not in shared)
     assert models == [], f"models imported before the first frame: {models}"

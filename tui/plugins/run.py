@@ -2,7 +2,7 @@
 
 :func:`prepare` fills the command from the item (:mod:`tui.plugins.templates`) into a
 :class:`PluginCall`. A foreground plugin is a hand-off like ssh: its :meth:`PluginCall.launch`
-goes to ``screens.handoff.hand_off`` (the app is suspended, the program gets the terminal,
+goes to ``screens.editors.handoff.hand_off`` (the app is suspended, the program gets the terminal,
 the app comes back). A background plugin runs with :func:`run_background`: no terminal
 (stdin closed, its own session so the app's Ctrl+C does not reach it), its output captured
 and handed out as it comes (untrusted text: show it through ``shown(lines=True)``).

@@ -438,7 +438,8 @@ STATS = ResourceSpec(
     ),
     month_endpoint="compute.stats.month",
 )
-"""Shown as charts by ``screens.stats.StatsPane``; the sections serve the JSON and text views."""
+"""Shown as charts by ``screens.details.stats.StatsPane``; the sections serve the JSON and text
+views."""
 
 TRANSFER = ResourceSpec(
     id="compute.transfer",

@@ -1,8 +1,8 @@
 """Hand-off actions (``h`` everywhere): the terminal goes to ssh, k9s or a database client.
 
-Plain data read by one flow (``screens.handoff.run_handoff``): ``handoff`` names the program,
-``fetch`` the answers it needs first. Commands, users and options come from the config file's
-``[handoff.*]`` tables (``tui.handoff.settings``).
+Plain data read by one flow (``screens.editors.handoff.run_handoff``): ``handoff`` names the
+program, ``fetch`` the answers it needs first. Commands, users and options come from the config
+file's ``[handoff.*]`` tables (``tui.handoff.settings``).
 """
 
 from __future__ import annotations

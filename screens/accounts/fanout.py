@@ -1,0 +1,359 @@
+"""``:fanout AREA [PROFILE...]``: one table of the items of several accounts.
+
+Each account is listed concurrently through its own session (:mod:`tui.accounts.fanout`); its rows
+appear as soon as it answers, and an account that fails shows its own error line under the
+table without hiding the others. The Account column is the first, and the ``/`` filter
+language applies (``account:prod``). An action on a row runs against that row's account, and
+its dialogs name the account. A row's account refuses changes while it is read-only, or while
+the app's own account is (the status bar of this screen then says READ-ONLY); the list follows
+``:read-only`` while it is open.
+
+Bindings (besides the table's and the listed kind's actions on an item):
+
+| Key | Id | Description |
+| :- | :- | :- |
+| / | fanout.filter | Filter as you type (``account:NAME``, ``status:running`` ...) |
+| r | fanout.refresh | List every account again |
+| enter | | The item's detail screen, in its account (the app moves to that account first) |
+| J | fanout.json | Raw JSON of the item under the cursor |
+| escape | fanout.clear_filter | Clear the filter |
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Input, Static
+from textual.worker import Worker
+
+from screens.accounts.switch import switch_account
+from screens.frame import (
+    ShellScreen,
+    action_for_key,
+    add_action_bindings,
+    forward_worker_state,
+    start_action,
+)
+from screens.lists.filter import ListFilter
+from screens.lists.pane import show_json
+from tui.accounts.fanout import (
+    ACCOUNT_FIELD,
+    AccountListing,
+    FanoutRequest,
+    FanoutSessions,
+    OverviewRequest,
+    fanout_spec,
+    own_item,
+    row_key,
+)
+from tui.accounts.switch import AccountUnavailable
+from tui.api.changes import ChangeEvent
+from tui.resources.availability import UserContext, availability
+from tui.resources.rows import table_row
+from tui.resources.spec import Action, ResourceSpec
+from tui.session.runtime import Session
+from tui.untrusted import shown
+from widgets.resource_table import ResourceTable
+from widgets.table_messages import Selected
+
+GENERIC_FLOWS = frozenset({"tags.edit"})
+"""Hand-written action flows that send only through the action's own session; the others
+(statistics, hand-offs, browsers ...) read the app's session and are not offered here."""
+
+
+def fanout_actions(spec: ResourceSpec) -> tuple[Action, ...]:
+    """The actions a fanout row offers: item actions whose every request goes to its account."""
+    return tuple(
+        a
+        for a in spec.actions
+        if a.target == "item" and (a.screen is None or a.screen in GENERIC_FLOWS)
+    )
+
+
+class FanoutPane(ListFilter, Vertical):
+    """The table of every account's items, its filter and one line per failed account."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter", id="fanout.filter"),
+        Binding("r", "refresh", "Refresh", id="fanout.refresh"),
+        Binding("J", "json", "JSON", id="fanout.json"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="fanout.clear_filter"),
+    ]
+
+    DEFAULT_CSS = """
+    FanoutPane { height: 1fr; }
+    FanoutPane .fanout-errors { height: auto; max-height: 6; padding: 0 1; color: $text-error; }
+    FanoutPane .list-message { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, request: FanoutRequest, sessions: FanoutSessions) -> None:
+        super().__init__()
+        self.request = request
+        self.spec = fanout_spec(request.spec)
+        self.actions = fanout_actions(request.spec)
+        self.sessions = sessions
+        self.items: dict[Hashable, dict[str, Any]] = {}
+        self.listings: dict[str, AccountListing] = {}
+        self._quick = 0
+        add_action_bindings(self, self.actions)
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_list()
+        yield Static(classes="fanout-errors")
+        yield Static(classes="list-message")
+
+    @property
+    def current_item(self) -> dict[str, Any] | None:
+        """The item under the cursor (with its account field)."""
+        key = self.table.cursor_key
+        return self.items.get(key) if key is not None else None
+
+    def on_mount(self) -> None:
+        self.action_refresh()
+        self.table.focus()
+        if hasattr(self.app, "user_version"):  # read-only turned on or off: actions re-check
+            self.watch(self.app, "user_version", self._read_only_changed, init=False)
+
+    def _read_only_changed(self, _version: int) -> None:
+        self.sessions.follow_read_only()
+        self.screen.refresh_bindings()
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        """List every account again."""
+        self.items.clear()
+        self.listings.clear()
+        self.table.clear()
+        self._update_header()
+        self._update_message()
+        self.run_worker(self._load(), group="fanout", exclusive=True, exit_on_error=False)
+
+    async def _load(self) -> None:
+        await self.sessions.list_all(self.request.profiles, self.request.spec, self._arrived)
+        self._update_message()
+
+    def _arrived(self, listing: AccountListing) -> None:
+        """One account answered: its rows join the table (or its error line shows)."""
+        self.listings[listing.account] = listing
+        rows = []
+        for item in listing.items:
+            key = row_key(listing.account, self.request.spec, item)
+            self.items[key] = item
+            row = table_row(self.spec, item)
+            rows.append(type(row)(key, row.cells, row.sort_keys, row.tone, row.haystack))
+        self.table.append_rows(rows)
+        self._apply_filters()
+        self._update_header()
+        self._update_message()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        forward_worker_state(self, event)
+
+    # -- header and messages ----------------------------------------------------------------
+
+    def _update_header(self) -> None:
+        if not self.is_mounted:
+            return
+        names = self.request.profiles
+        text = Text(f"{self.request.spec.title} in {len(names)} accounts", style="bold")
+        text.append(f"  {len(self.items):,} results")
+        on_screen = self.table.row_count
+        if on_screen != len(self.items):
+            text.append(f" · {on_screen:,} shown")
+        waiting = [n for n in names if n not in self.listings]
+        if waiting:
+            text.append(f"  waiting for {shown(', '.join(waiting))}…", style="italic")
+        if self.filter_text:
+            text.append("  filter: ")
+            text.append(shown(self.filter_text))  # what the user typed (or pasted)
+        self.query_one(".list-title", Static).update(text)
+
+    def _update_message(self) -> None:
+        if not self.is_mounted:
+            return
+        errors = Text()
+        for name in self.request.profiles:
+            listing = self.listings.get(name)
+            if listing is not None and listing.error:
+                if errors:
+                    errors.append("\n")
+                # The reason may quote the server.
+                errors.append(shown(f"✖ {name}: {listing.error_title}. {listing.error}"))
+        self.query_one(".fanout-errors", Static).update(errors)
+        message = ""
+        if self.items and self.table.row_count == 0:
+            message = f"{self.filter_problem()} No rows match the filter. Escape clears it."
+        self.query_one(".list-message", Static).update(Text(shown(message.strip())))
+
+    # -- filter -----------------------------------------------------------------------------
+
+    @on(Input.Changed, ".list-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.set_filter_text(event.value)
+
+    @on(Input.Submitted, ".list-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not event.value:
+            self.filter_input.add_class("-hidden")
+        self.table.focus()
+
+    def action_filter(self) -> None:
+        """Show the filter input and focus it."""
+        self.filter_input.remove_class("-hidden")
+        self.filter_input.focus()
+
+    def action_clear_filter(self) -> None:
+        """Clear and hide the filter."""
+        self.filter_input.value = ""
+        self.filter_input.add_class("-hidden")
+        self.set_filter_text("")
+        self.table.focus()
+
+    @on(ResourceTable.Selected)
+    def _selected(self, event: Selected) -> None:
+        """Enter: the item's detail screen, in its account (the app moves there first when it
+        is another: a detail screen, its tabs and actions are the app's account's)."""
+        event.stop()
+        item = self.current_item
+        if item is None:
+            return
+        spec, account, own = self.request.spec, str(item[ACCOUNT_FIELD]), own_item(item)
+        app: Any = self.app
+        if app.session is not None and app.session.profile_name == account:
+            app.open_detail(spec, own, {})
+            return
+        switch_account(app, account, then=lambda: app.open_detail(spec, own, {}))
+
+    def action_json(self) -> None:
+        """Show the raw JSON of the item under the cursor."""
+        item = self.current_item
+        show_json(self, f"{self.request.spec.singular} {self.spec.display_label(item or {})}", item)
+
+    # -- actions on a row -------------------------------------------------------------------
+
+    def _row_availability(self, action: Action) -> tuple[bool, str]:
+        item = self.current_item
+        if item is None:
+            return False, "no row under the cursor"
+        read_only = self.sessions.read_only(str(item[ACCOUNT_FIELD]))
+        # The app knows the grants of its own account only: the API judges the others.
+        return availability(
+            self.request.spec, action, own_item(item), UserContext(read_only=read_only)
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "run_action" and parameters:
+            spec_action = self.request.spec.action(str(parameters[0]))
+            if spec_action is None or spec_action not in self.actions:
+                return False
+            return True if self._row_availability(spec_action)[0] else None
+        if action == "clear_filter":
+            return self.filter_input.has_focus or bool(self.filter_text)
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        # A greyed action's key still says why it is not available.
+        action_id = action_for_key(self, event.key)
+        action = self.request.spec.action(action_id) if action_id else None
+        if action is None or action not in self.actions:
+            return
+        enabled, reason = self._row_availability(action)
+        if not enabled:
+            event.stop()
+            self.app.notify(
+                shown(reason), title=f"{shown(action.label)}: not available", markup=False
+            )
+
+    def action_run_action(self, action_id: str) -> None:
+        """Run an action on the row under the cursor, against that row's account."""
+        action = self.request.spec.action(action_id)
+        item = self.current_item
+        if action is None or action not in self.actions or item is None:
+            return
+        account = str(item[ACCOUNT_FIELD])
+        try:
+            session = self.sessions.session(account)
+        except AccountUnavailable as exc:
+            self.app.notify(shown(exc), title=shown(account), severity="error", markup=False)
+            return
+        own = own_item(item)
+        params = self.request.spec.params_for(own, {})
+        spec = self.request.spec
+
+        async def run() -> bool:
+            from screens.actions.run import run_action
+
+            return bool(await run_action(self.screen, spec, action, own, params, session))
+
+        def after(changed: bool) -> None:
+            if changed:
+                self.action_refresh()
+
+        start_action(self, self.screen, spec, action, own, params, after, run)
+
+
+class FanoutScreen(ShellScreen):
+    """The fanout list in the app's frame; its sessions close with it."""
+
+    def __init__(self, request: FanoutRequest, sessions: FanoutSessions) -> None:
+        super().__init__()
+        self.request = request
+        self.sessions = sessions
+
+    def compose_content(self) -> ComposeResult:
+        yield FanoutPane(self.request, self.sessions)
+
+    def help_title(self) -> str:
+        """Title of the ``?`` help."""
+        return f"{self.request.spec.title} across accounts"
+
+    async def on_unmount(self) -> None:
+        await self.sessions.aclose()
+
+
+def open_fanout(app: Any, request: FanoutRequest | OverviewRequest) -> None:
+    """Push the fanout list (or overview) of ``request``; other accounts' changes go to their
+    own activity logs."""
+
+    def current() -> Session | None:
+        return getattr(app, "session", None)
+
+    def read_only(account: str) -> bool:
+        session = current()
+        return bool(app.read_only_rules.seen_from(account, session and session.profile_name))
+
+    sessions = FanoutSessions(
+        app.settings, current, app.account_opener, read_only=read_only, on_open=_log_changes
+    )
+    if isinstance(request, OverviewRequest):
+        from screens.accounts.fanout_overview import FanoutOverviewScreen
+
+        app.push_screen(FanoutOverviewScreen(request, sessions))
+        return
+    app.push_screen(FanoutScreen(request, sessions))
+
+
+def _log_changes(session: Session) -> None:
+    """Record the changes sent to another account in that profile's activity log."""
+    from tui.home.activity import ActivityLog
+
+    try:
+        log = ActivityLog(session.profile_name)
+    except OSError:
+        return  # the app's own account reports an unwritable data folder once
+
+    def record(event: ChangeEvent) -> None:
+        with contextlib.suppress(OSError):  # a full disk must not fail the change itself
+            log.record(event)
+
+    session.client.change_observers.append(record)

@@ -1,0 +1,176 @@
+"""The ``:`` command line: area aliases with completion (``:in``, ``:domains``, ``:k8s`` ...),
+and what a command does (:func:`run_command`).
+
+``:account NA`` completes to the profiles of the config file; ``:fanout`` to its areas, then
+to the profiles.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, Static
+
+from screens.lists.pane_host import PaneHost
+from tui.accounts.fanout import complete_fanout, parse_fanout_command
+from tui.accounts.switch import complete_account, parse_account_command, profile_names
+from tui.home.areas import READ_ONLY_WORDS, home_area
+from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command, resolve_command
+from tui.untrusted import shown
+
+if TYPE_CHECKING:
+    from tui.app import CloudApp
+
+
+class CommandLineScreen(ModalScreen[str | None]):
+    """A one-line prompt at the bottom; returns the command typed, or None."""
+
+    accepts_typeahead = True
+    """``:vol`` typed in one go: ``vol`` lands in the line (see :mod:`screens.key_gate`)."""
+    submits_typeahead = True
+    """And ``:vol`` then enter goes there: a command line sends nothing to the API."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="command.cancel"),
+        Binding("tab", "complete", "Complete", id="command.complete"),
+    ]
+
+    DEFAULT_CSS = """
+    CommandLineScreen { align: left bottom; background: $background 30%; }
+    CommandLineScreen > Vertical { height: auto; width: 100%; background: $panel; }
+    CommandLineScreen Input { border: none; height: 1; padding: 0 1; background: $panel; }
+    CommandLineScreen .command-matches { height: 1; padding: 0 1; color: $text-muted; }
+    """
+
+    def _profiles(self) -> list[str]:
+        settings = getattr(self.app, "settings", None)
+        return profile_names(settings) if settings is not None else []
+
+    def _matches(self, text: str) -> list[str]:
+        """Completions of ``text``: profiles after ``account``, areas and profiles after
+        ``fanout``, else areas and commands."""
+        names = self._profiles()
+        return (
+            complete_account(text, names) or complete_fanout(text, names) or complete_command(text)
+        )
+
+    def compose(self) -> ComposeResult:
+        accounts = complete_account("account ", self._profiles())
+        words = sorted({*COMMANDS, *BUILTIN_COMMANDS, *accounts})
+        with Vertical():
+            yield Static(classes="command-matches")
+            yield Input(
+                placeholder="area or command (tab completes, enter goes, escape cancels)",
+                suggester=SuggestFromList(words, case_sensitive=False),
+                id="command-input",
+                compact=True,  # one line, no border even when focused
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._show_matches("")
+
+    def _show_matches(self, text: str) -> None:
+        if text.strip().lower().startswith("export "):
+            from tui.export import USAGE
+
+            self.query_one(".command-matches", Static).update(Text(f":{USAGE}"))
+            return
+        matches = self._matches(text)
+        line = Text(":")
+        line.append("  ".join(shown(m) for m in matches) if matches else "no match")
+        self.query_one(".command-matches", Static).update(line)
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        self._show_matches(event.value)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_complete(self) -> None:
+        """Complete to the first match."""
+        field = self.query_one(Input)
+        matches = self._matches(field.value)
+        if matches:
+            field.value = matches[0]
+            field.cursor_position = len(field.value)
+
+    def action_cancel(self) -> None:
+        """Close without a command."""
+        self.dismiss(None)
+
+
+def run_command(app: CloudApp, text: str | None) -> None:
+    """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in.
+
+    Args:
+        app: The running app.
+        text: What was typed after ``:`` (None or empty: the line was cancelled).
+    """
+    if not text:
+        return
+    word = text.strip().lstrip(":").lower()
+    account = parse_account_command(text)
+    if account is not None:
+        from screens.accounts.switch import account_command
+
+        account_command(app, account)  # the profile name keeps its case
+        return
+    fanout = parse_fanout_command(text, app.settings)
+    if isinstance(fanout, str):
+        app.notify(shown(fanout), title=":fanout", severity="warning", markup=False)
+        return
+    if fanout is not None:
+        from screens.accounts.fanout import open_fanout
+
+        open_fanout(app, fanout)  # a list, or the overview of every account
+        return
+    if word.split()[0] == "export":
+        from screens.lists.export import run_export
+
+        run_export(app, text.strip().lstrip(":"))  # the path keeps its case
+        return
+    builtin = BUILTIN_COMMANDS.get(word)
+    if builtin == "quit":
+        app.exit(0)
+        return
+    if builtin == "help":
+        app.action_help()
+        return
+    if builtin == "back":
+        if len(app.screen_stack) > 1:
+            app.pop_screen()
+        return
+    if builtin in ("refresh", "json"):
+        screen = app.screen
+        method = getattr(screen, "refresh_all" if builtin == "refresh" else "action_json", None)
+        if method is None and builtin == "json" and isinstance(screen, PaneHost):
+            pane = screen.active_pane()
+            method = getattr(pane, "action_json", None)
+        if method is not None:
+            method()
+        return
+    if word in READ_ONLY_WORDS:
+        from screens.home.glue import toggle_read_only
+
+        toggle_read_only(app)
+        return
+    home = home_area(word)
+    if home is not None:
+        app.go_to_area(home)
+        return
+    destination = resolve_command(word)
+    if destination is None:
+        app.notify(f"Unknown command: {shown(text)}", title=":", severity="warning", markup=False)
+        return
+    app.go_to_area(destination.area.id, destination.spec or destination.area.root)
