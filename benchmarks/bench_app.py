@@ -142,7 +142,7 @@ async def refresh_diff(app: Any, pane: Any, pilot: Any) -> tuple[float, float, i
     """
     import asyncio
 
-    sim = app.session.simulator
+    sim = app.state.session.simulator
     table = sim.store.table("compute.instances")
     keys = list(table)
     changes = 0

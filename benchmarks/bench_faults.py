@@ -419,7 +419,7 @@ async def session(url: str, sim: Any, ops: int) -> Tally:
                 if VERBOSE:
                     print(f"{op.action}: {took:.2f} s", flush=True)
             round_no += 1
-    await app.session.aclose()
+    await app.state.session.aclose()
     return tally
 
 

@@ -1,164 +1,42 @@
 """The frame every area screen shares: status bar, sidebar, content, footer.
 
-Also the small glue every generic screen needs: asking ``availability`` whether an action is
-allowed, running an action through ``screens.actions.run.run_action``, and forwarding worker state
-changes to the app's single handler.
+Also what every screen and pane does with its workers' failures: they go up to the app as a
+message (:class:`~screens.navigation.TaskFailed`), which shows them. Starting an action from a
+screen is :mod:`screens.actions.start`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Iterable
+from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.dom import DOMNode
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
+from screens.app_surface import surface
+from screens.navigation import BookmarkAsked, GoToArea, TaskFailed
 from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS
-from tui.resources.availability import UserContext, availability
-from tui.resources.spec import Action, ResourceSpec
-from tui.untrusted import Shown, shown
+from tui.resources.spec import ResourceSpec
 from widgets.action_footer import ActionFooter
 from widgets.sidebar import Sidebar
 from widgets.status_bar import StatusBar
 
-if TYPE_CHECKING:
-    from textual.app import App
 
+def forward_worker_state(node: MessagePump, event: Worker.StateChanged) -> None:
+    """Tell the app that a worker of ``node`` failed (``Worker.StateChanged`` does not bubble).
 
-def check_availability(
-    app: App[Any], spec: ResourceSpec, action: Action, item: Mapping[str, Any] | None
-) -> tuple[bool, Shown]:
-    """Whether ``action`` is allowed on ``item`` for the signed-in user, and why not.
-
-    Until the user is known (the profile is still loading) only the item's own conditions
-    apply, and the API has the last word. The reason is display text (it may quote a status
-    or a value of the item).
+    Posted to the app itself: the node may be gone by the time the message would climb.
     """
-    user = getattr(app, "user_context", None) or UserContext()
-    if getattr(app, "read_only", False) and not user.read_only:
-        user = replace(user, read_only=True)  # before the profile is loaded
-    allowed, reason = availability(spec, action, dict(item) if item else None, user)
-    return bool(allowed), shown(reason)
-
-
-def binding_for(action: Action) -> Binding:
-    """The key binding of a spec action (its id doubles as the keymap id)."""
-    return Binding(
-        action.key or "",
-        f"run_action('{action.id}')",
-        action.label,
-        id=action.id,
-        tooltip=action.description,
-    )
-
-
-def add_action_bindings(node: DOMNode, actions: Iterable[Action]) -> None:
-    """Bind every keyed action on ``node`` (instance-level: specs differ per screen).
-
-    The actions come before the node's own keys, so the footer shows them first: on an
-    80-column terminal it has room for about seven keys, and "New", "Edit", "Delete" and the
-    power actions matter more there than Copy or JSON (all are in ``?`` help and the palette).
-    """
-    own = node._bindings.key_to_bindings
-    merged: dict[str, list[Binding]] = {}
-    for action in actions:
-        if not action.key:
-            continue
-        for binding in Binding.make_bindings([binding_for(action)]):
-            merged.setdefault(binding.key, []).append(binding)
-    for key, bindings in own.items():
-        merged.setdefault(key, []).extend(bindings)
-    own.clear()
-    own.update(merged)
-
-
-def action_for_key(node: DOMNode, key: str) -> str | None:
-    """The spec action id ``key`` triggers on ``node`` after the user's keymap, if any."""
-    bindings = node._bindings.copy()
-    keymap = getattr(node.app, "_keymap", None)
-    if keymap:
-        bindings.apply_keymap(keymap)
-    for binding in bindings.key_to_bindings.get(key, []):
-        if binding.action.startswith("run_action("):
-            return binding.action[len("run_action('") : -2]
-    return None
-
-
-async def perform_action(
-    host: Screen[Any],
-    spec: ResourceSpec,
-    action: Action,
-    item: Mapping[str, Any] | None,
-    params: Mapping[str, Any],
-) -> bool:
-    """Run one action (form, confirmation, call); an unavailable action is explained instead.
-
-    Returns:
-        True when something changed (the caller refreshes).
-    """
-    enabled, reason = check_availability(host.app, spec, action, item)
-    if not enabled:
-        host.app.notify(reason, title=f"{action.label}: not available", markup=False)
-        return False
-    from screens.actions.run import run_action  # imported on first use: start-up stays lean
-
-    return bool(await run_action(host, spec, action, dict(item) if item else None, dict(params)))
-
-
-def start_action(
-    node: DOMNode,
-    host: Screen[Any],
-    spec: ResourceSpec,
-    action: Action,
-    item: Mapping[str, Any] | None,
-    params: Mapping[str, Any],
-    then: Callable[[bool], Any] | None = None,
-    run: Callable[[], Awaitable[bool]] | None = None,
-) -> None:
-    """Run an action in a worker of ``node``; ``host`` gets no keys until its dialog is up.
-
-    Args:
-        node: Whose worker runs the action (its state goes to the app's handler).
-        host: The screen the action was started from (gated by the app's key gate).
-        spec: The resource the action belongs to.
-        action: The action.
-        item: The item it acts on (None: the collection).
-        params: Path parameters.
-        then: Called with True when something changed (the caller refreshes), else False.
-        run: Runs the action instead of the single-item flow (a bulk run on the marked rows);
-            the key gate applies the same.
-    """
-    gate = getattr(node.app, "key_gate", None)
-    token = gate.begin(host) if gate is not None else None
-
-    async def work() -> None:
-        try:
-            if run is not None:
-                changed = await run()
-            else:
-                changed = await perform_action(host, spec, action, item, params)
-        finally:
-            if gate is not None:
-                gate.end(token)
-        if then is not None:
-            then(changed)
-
-    node.run_worker(work(), group="action", exit_on_error=False)
-
-
-def forward_worker_state(node: DOMNode, event: Worker.StateChanged) -> None:
-    """Hand a worker state change to the app's single handler (the message does not bubble)."""
-    handler = getattr(node.app, "handle_worker_state", None)
-    if handler is not None:
-        handler(event.worker)
+    worker = event.worker
+    if worker.state == WorkerState.ERROR and worker.error is not None:
+        node.app.post_message(TaskFailed(worker.error, worker.name))
 
 
 def _shown(widget: Widget) -> bool:
@@ -177,11 +55,11 @@ def main_focus_target(candidates: Iterable[Widget]) -> Widget | None:
     return (preferred or focusable or [None])[0]
 
 
-class WorkerForwarding:
-    """Mixin: route this node's worker state changes to the app."""
+class WorkerForwarding(MessagePump):
+    """Reports this node's failed workers to the app (a base of screens and panes)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        forward_worker_state(self, event)  # type: ignore[arg-type]
+        forward_worker_state(self, event)
 
 
 class ShellScreen(WorkerForwarding, Screen[None]):
@@ -228,7 +106,7 @@ class ShellScreen(WorkerForwarding, Screen[None]):
         self.area_id = area_id
 
     def compose(self) -> ComposeResult:
-        yield StatusBar()
+        yield StatusBar(surface(self))
         with Horizontal(id="shell"):
             yield Sidebar(
                 (*HOME_AREAS, *AREAS), current=self.area_id or self._mode_area(), id="sidebar"
@@ -242,7 +120,7 @@ class ShellScreen(WorkerForwarding, Screen[None]):
         yield from ()
 
     def _mode_area(self) -> str | None:
-        mode = getattr(self.app, "current_mode", None)
+        mode = self.app.current_mode
         return mode if mode in {a.id for a in (*HOME_AREAS, *AREAS)} else None
 
     def content_focus_target(self) -> Widget | None:
@@ -284,7 +162,7 @@ class ShellScreen(WorkerForwarding, Screen[None]):
 
             return bool(self.query_one("#content").query(TabbedContent))
         if action == "bookmark":
-            return getattr(self.app, "watchlist", None) is not None
+            return surface(self).state.watchlist is not None
         return True
 
     def on_resize(self, event: events.Resize) -> None:
@@ -329,19 +207,16 @@ class ShellScreen(WorkerForwarding, Screen[None]):
     def on_sidebar_area_chosen(self, event: Sidebar.AreaChosen) -> None:
         event.stop()
         self._open_sidebar(False)
-        switch = getattr(self.app, "go_to_area", None)
-        if switch is not None:
-            switch(event.area_id)
-        if self.app.screen is self:
-            # The area shown already: nothing switched, and the sidebar (hidden again on a
+        if event.area_id != self.app.current_mode:
+            self.post_message(GoToArea(event.area_id))
+        else:
+            # The area shown already: nothing switches, and the sidebar (hidden again on a
             # narrow terminal) must not keep the focus.
             self.call_after_refresh(self._focus_content)
 
     def action_bookmark(self) -> None:
         """Bookmark the item under the cursor (or remove its bookmark)."""
-        bookmark = getattr(self.app, "bookmark_under_cursor", None)
-        if bookmark is not None:
-            bookmark(self)
+        self.post_message(BookmarkAsked(self))
 
     def help_title(self) -> str:
         """What the help screen calls this screen."""

@@ -19,7 +19,6 @@ fill its typed label. When the action ends, whatever is still held is dropped.
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -28,10 +27,11 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import Input
 
+from widgets.textual_private import loaded_text_area, propagation_stopped
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
-    from textual.widgets import TextArea
 
 PASS_THROUGH = frozenset({"ctrl+c", "ctrl+q"})
 """Keys never held: quitting must always work."""
@@ -193,10 +193,10 @@ class KeyGate:
     def _handled(self, event: events.Key, node: Any) -> None:
         if event is not self._in_flight:
             return
-        parent = node._parent
+        parent = node.parent
         if node is self.app or parent is None:
             self._landed(event)  # the app has run its bindings (or it never got there)
-        elif parent is self.app or not event._stop_propagation:
+        elif parent is self.app or not propagation_stopped(event):
             # On up: a screen hands a key to the app even when flagged stopped (Textual
             # stops a key at the screen below its sender), so the app is always asked.
             self._follow(event, parent)
@@ -230,7 +230,7 @@ class KeyGate:
         if event is not self._in_flight:
             return
         climbing = node is not None and node is not self.app and node.is_running
-        if not climbing or not node.call_later(self._drain, event, node._parent):
+        if not climbing or not node.call_later(self._drain, event, node.parent):
             self.app.post_message(event)
 
     def _hold(self, event: events.Key) -> bool:
@@ -285,7 +285,7 @@ class KeyGate:
         if not getattr(screen, "accepts_typeahead", False):
             # A confirmation's typed label must be typed while it is shown, never before.
             return
-        text_area = _as_text_area(focused)
+        text_area = loaded_text_area(focused)
         text_field = isinstance(focused, Input) or text_area is not None
         if text and not text_field and time.monotonic() - self._opened_at < OPENING_LIMIT:
             # A form focuses its first field once mounted (the form itself has it first).
@@ -299,15 +299,3 @@ class KeyGate:
                 screen.call_later(focused.action_submit)  # ``:dns`` and enter, typed in one go
         elif text_area is not None and not text_area.read_only:
             text_area.insert(text)
-
-
-def _as_text_area(widget: object) -> TextArea | None:
-    """``widget`` if it is a ``TextArea``, without importing Textual's TextArea to ask.
-
-    Importing it costs 10-20 ms of the first frame, and the first screen has none: while the
-    module is not loaded, no widget can be one.
-    """
-    module = sys.modules.get("textual.widgets._text_area")
-    if module is not None and isinstance(widget, module.TextArea):
-        return widget
-    return None

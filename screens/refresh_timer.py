@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from textual.timer import Timer
+from textual.widget import Widget
 
+from screens.app_surface import surface
 from tui.api.errors import CloudError
 from tui.refresh import RefreshPolicy, RefreshSchedule
 
@@ -24,7 +25,7 @@ class RefreshTimer:
         refresh: Starts a refresh (the owner's worker).
     """
 
-    def __init__(self, node: Any, refresh: Callable[[], None]) -> None:
+    def __init__(self, node: Widget, refresh: Callable[[], None]) -> None:
         self.node = node
         self._refresh = refresh
         self.schedule = RefreshSchedule(RefreshPolicy())
@@ -36,9 +37,9 @@ class RefreshTimer:
 
     def configure(self) -> None:
         """Take the intervals from the session's settings (call once mounted)."""
-        settings = getattr(getattr(self.node.app, "session", None), "settings", None)
-        if settings is not None:
-            self.schedule.policy = RefreshPolicy.from_settings(settings.refresh)
+        session = surface(self.node).state.session
+        if session is not None:
+            self.schedule.policy = RefreshPolicy.from_settings(session.settings.refresh)
 
     def stop(self) -> None:
         """Cancel the pending refresh, if any."""
@@ -60,17 +61,13 @@ class RefreshTimer:
 
     def succeeded(self, *, transitional: bool) -> None:
         """A refresh got its answer: tell the app and re-arm fast or slow."""
-        note = getattr(self.node.app, "api_succeeded", None)
-        if note:
-            note()
+        surface(self.node).state.api_succeeded()
         self.last_delay = self.schedule.succeeded(transitional=transitional)
         self._arm(self.last_delay)
 
     def failed(self, error: CloudError, *, transitional: bool) -> None:
         """A refresh failed: tell the app and re-arm with backoff (honouring Retry-After)."""
-        note = getattr(self.node.app, "api_failed", None)
-        if note:
-            note(error)
+        surface(self.node).state.api_failed(error)
         self.last_delay = self.schedule.failed(error, transitional=transitional)
         self._arm(self.last_delay)
 

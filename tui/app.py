@@ -1,7 +1,9 @@
 """CloudApp: areas as Textual modes, global bindings, theme, keymap, and the session's lifetime.
 
 This module is wiring. Listing, refreshing and actions live in ``screens``; formatting, specs and
-refresh policy in headless modules under ``tui``.
+refresh policy in headless modules under ``tui``. Screens read the app through
+:class:`~screens.app_surface.AppSurface` (its :attr:`CloudApp.state`, its signals, the key gate)
+and ask it for things with the messages of :mod:`screens.navigation`.
 """
 
 from __future__ import annotations
@@ -11,56 +13,63 @@ import gc
 import os
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter
-from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import Worker, WorkerFailed, WorkerState
+from textual.signal import Signal
+from textual.worker import Worker, WorkerState
 
+from screens.app_surface import Change, Runner
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.dialogs.error import ErrorScreen
-from screens.frame import start_action
 from screens.key_gate import KeyGate
-from screens.lists.pane_host import PaneHost
 from screens.lists.resource_list import ResourceListScreen
-from screens.navigation import OpenItem
+from screens.navigation import (
+    AccountOpened,
+    BookmarkAsked,
+    GoToArea,
+    HelpAsked,
+    OpenItem,
+    TaskFailed,
+)
 from screens.shell.command_line import CommandLineScreen
 from screens.shell.help import HelpScreen, binding_rows
 from screens.shell.palette import PROVIDERS
 from tui.accounts.read_only import ReadOnlyRules
-from tui.accounts.state import AccountState, OnAccount, StateChange
+from tui.accounts.state import AccountState, AppState, StateChange
 from tui.accounts.switch import open_account
 from tui.api import collector
 from tui.api.errors import CloudError
 from tui.home.areas import HOME_AREAS, HOME_BY_ID
-from tui.refresh import Settled, describe_error, error_title
-from tui.resources.areas import (
-    AREA_BY_ID,
-    AREA_OF_SPEC,
-    AREAS,
-    SPECS,
-    open_target,
-)
+from tui.refresh import describe_error, error_title
+from tui.resources.areas import AREA_BY_ID, AREA_OF_SPEC, AREAS, SPECS, open_target
 from tui.resources.availability import UserContext
-from tui.resources.loader import iter_chunks
-from tui.resources.spec import Action, Area, ResourceSpec
+from tui.resources.spec import Area, ResourceSpec
 from tui.session.config import Settings
 from tui.session.runtime import Session
 from tui.untrusted import shown
 from widgets.key_names import key_label
+from widgets.textual_private import ResilientApp
 from widgets.toast_place import follow_layout
 from widgets.visible_controls import VisibleControls
+
+if TYPE_CHECKING:
+    from screens.app_surface import AppSurface
 
 ENDPOINTS: tuple[str, ...] = ("profile.view", "profile.grants")
 """Operations this module calls by name (the coverage test checks they are reachable)."""
 
 
-class CloudApp(OnAccount, App[int]):
-    """The cloudtui application (what it says of its account: :class:`OnAccount`).
+class CloudApp(ResilientApp[int]):
+    """The cloudtui application.
+
+    Screens read what :class:`~screens.app_surface.AppSurface` says of it: its :attr:`state`
+    (settings, read-only rules, the account and everything that belongs to it), two signals
+    and the key gate.
 
     Args:
         settings: Loaded settings (theme, keymap, refresh intervals ...).
@@ -95,12 +104,6 @@ class CloudApp(OnAccount, App[int]):
         ),
     ]
 
-    status_version: reactive[int] = reactive(0)
-    """Bumped when the account's API health or last refresh changes (the status bar repaints)."""
-    user_version: reactive[int] = reactive(0)
-    """Bumped when the account, its user or its read-only mode changes (screens re-check
-    actions)."""
-
     def __init__(
         self,
         settings: Settings,
@@ -116,23 +119,26 @@ class CloudApp(OnAccount, App[int]):
         no_color = "NO_COLOR" in os.environ
         super().__init__(ansi_color=True if no_color else None)
         self.set_class(no_color, "-no-color")
-        self.settings = settings
         self.profile_name = profile_name
         self.base_url = base_url
-        self.read_only_rules = ReadOnlyRules(settings, command_line=read_only)
-        """Which accounts of this run are read-only (command line, profiles, ``:read-only``)."""
-        self.account_opener: Callable[[Settings, str], Session] = open_account
-        """Opens another profile's session (``:account``, ``:fanout``; tests pass their own)."""
-        self.account: AccountState | None = None
-        """The account the app is on and everything that belongs to it (None until signed
-        in); :meth:`adopt_account` replaces it whole."""
+        rules = ReadOnlyRules(settings, command_line=read_only)
+        self.state = AppState(settings, rules, open_account, self._account_changed)
+        """The app's state: settings, read-only rules, the account and everything it holds
+        (:meth:`adopt_account` replaces the account whole)."""
+        self.change_signal: Signal[Change] = Signal(self, "change")
+        """Published when a change was sent through the app (lists out of sight refresh when
+        they are shown again)."""
+        self.account_signal: Signal[StateChange] = Signal(self, "account")
+        """Published when the account's health, user or read-only mode changed (the status bar
+        repaints, actions are checked again)."""
         if session is not None:
             self.adopt_account(session)
         self.notification_log: list[tuple[str, str]] = []
         """(title, message) of every notification, oldest first."""
-        self.changes = 0
-        """Successful changes made through actions; a list shown again after one refreshes."""
         self.last_copied: str | None = None
+        """What was last copied to the clipboard (a headless app has no clipboard to read)."""
+        self.handoff_runner: Runner | None = None
+        """Runs a hand-off's program instead of the terminal (tests set it)."""
         self.visible_controls = VisibleControls()
         """The render filter that keeps control characters off the terminal (see the module)."""
         self._first_frame_pending = False
@@ -166,22 +172,22 @@ class CloudApp(OnAccount, App[int]):
 
     def on_mount(self) -> None:
         self.key_gate.watch_screens()
-        if self.settings.theme in self.available_themes:
-            self.theme = self.settings.theme
+        if self.state.settings.theme in self.available_themes:
+            self.theme = self.state.settings.theme
         else:
             self.notify(
-                f"Unknown theme {shown(self.settings.theme)!r}; using {shown(self.theme)}.",
+                f"Unknown theme {shown(self.state.settings.theme)!r}; using {shown(self.theme)}.",
                 title="Config file",
                 markup=False,
             )
         from screens.shell.config_notes import announce_unknown_keys
 
         self.call_after_refresh(announce_unknown_keys, self)
-        if self.session is None:
+        if self.state.session is None:
             from screens.shell.login import LoginScreen
 
             self.push_screen(
-                LoginScreen(self.settings, self.profile_name, self.base_url), self._signed_in
+                LoginScreen(self.state.settings, self.profile_name, self.base_url), self._signed_in
             )
         else:
             self._start()
@@ -192,20 +198,21 @@ class CloudApp(OnAccount, App[int]):
             self._start()
 
     def _start(self) -> None:
-        assert self.session is not None
-        from screens.home.glue import open_home_state
+        session = self.state.session
+        assert session is not None
+        from screens.home.opening import open_home_state
 
         open_home_state(self)
         # Nothing that can wait competes with the first frame: the demo's simulator is built
         # (in a thread) once the first screen is on the terminal; requests queue until then.
-        self.session.hold_backend()
+        session.hold_backend()
         self._first_frame_pending = True
         self.set_timer(1.0, self._after_first_frame)  # in case no frame is ever drawn
         self.switch_mode(self.start_mode())
 
     def start_mode(self) -> str:
         """The area the app opens on: the config's ``start_area`` when it names one."""
-        start = self.settings.start_area
+        start = self.state.settings.start_area
         return start if start in AREA_BY_ID or start in HOME_BY_ID else AREAS[0].id
 
     def area_modes(self) -> list[str]:
@@ -220,22 +227,15 @@ class CloudApp(OnAccount, App[int]):
     # -- the account ------------------------------------------------------------------------
 
     def adopt_account(self, session: Session) -> AccountState:
-        """Make ``session``'s account the app's: a new :class:`AccountState` replaces the old
-        one whole (its read-only mode from :attr:`read_only_rules`), and the old one is
-        detached. Used at sign-in and by a switch (:mod:`screens.accounts.switch`)."""
-        if self.account is not None:
-            self.account.detach()
-        mode = self.read_only_rules.mode(session.profile_name)
-        self.account = AccountState.open(session, mode, self._account_changed)
+        """Make ``session``'s account the app's (:meth:`AppState.adopt`: a new state replaces
+        the old one whole). Used at sign-in and by a switch (:meth:`move_to_account`)."""
+        account = self.state.adopt(session)
         self._account_changed("user")
         self._account_changed("health")
-        return self.account
+        return account
 
     def _account_changed(self, what: StateChange) -> None:
-        if what == "user":
-            self.user_version += 1
-        else:
-            self.status_version += 1
+        self.account_signal.publish(what)
 
     def post_display_hook(self) -> None:
         # Textual calls this after each frame is written. The first frames are partial (the
@@ -254,14 +254,14 @@ class CloudApp(OnAccount, App[int]):
             self.resume_collector_after_first_frame = False
             freeze_startup_heap()
             collector.resume()  # now, or when a listing that holds it off ends
-        if self.session is not None:
-            self.session.release_backend()
+        if self.state.session is not None:
+            self.state.session.release_backend()
             self.load_user()  # its models are imported on first use: after the first frame
 
     def area_root(self, area: Area) -> Screen[Any]:
         """The first screen of an area: its root resource's list (or detail, for the profile)."""
         if area.id in HOME_BY_ID:
-            from screens.home.glue import home_screen
+            from screens.home.opening import home_screen
 
             return home_screen(area)
         spec = SPECS[area.root]
@@ -276,7 +276,7 @@ class CloudApp(OnAccount, App[int]):
     async def _load_user(self) -> None:
         from tui.models.profile import Profile  # on first use: not needed for the first frame
 
-        state = self.account  # what arrives belongs to this account, even after a switch
+        state = self.state.account  # what arrives belongs to this account, even after a switch
         assert state is not None
         client = state.session.client
         profile = await client.call("profile.view", model=Profile)
@@ -292,23 +292,10 @@ class CloudApp(OnAccount, App[int]):
                 scopes=state.session.token_scopes,
             )
         )
-        if state is self.account:
+        if state is self.state.account:
             self.screen.refresh_bindings()
 
-    # -- state other screens report ---------------------------------------------------------
-
-    def refresh_covered_lists(self) -> None:
-        """Refresh the panes under the top screen (a change was sent and its answer lost)."""
-        from screens.lists.pane import RefreshingPane
-
-        for screen in self.screen_stack[:-1]:
-            for pane in screen.query(RefreshingPane):
-                if pane.loaded:
-                    pane.refresh_now()
-
-    def notify_settled(self, spec: ResourceSpec, settled: Settled) -> None:
-        """Say that an item left a transitional status ("web-1 is now running")."""
-        self.notify(settled.message, title=spec.title, markup=False)
+    # -- what the app shows ----------------------------------------------------------------
 
     def notify(
         self,
@@ -342,6 +329,11 @@ class CloudApp(OnAccount, App[int]):
         """A key as pressed, ctrl written ``^`` (the footer): see :mod:`widgets.key_names`."""
         return binding.key_display or key_label(binding.key, compact=True)
 
+    def copy_to_clipboard(self, text: str) -> None:
+        """Copy ``text`` with OSC 52 and keep it in :attr:`last_copied`."""
+        super().copy_to_clipboard(text)
+        self.last_copied = text
+
     # -- errors -----------------------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -360,20 +352,20 @@ class CloudApp(OnAccount, App[int]):
     def show_failure(self, error: BaseException, where: str = "") -> None:
         """API and network errors become a titled notification, anything else the error modal."""
         if isinstance(error, CloudError):
-            self.api_failed(error)
+            self.state.api_failed(error)
             self.notify(
                 describe_error(error), title=error_title(error), severity="error", markup=False
             )
             return
         self.push_screen(ErrorScreen(f"Unexpected error in {shown(where) or 'a task'}", error))
 
-    def _handle_exception(self, error: Exception) -> None:
-        # A worker started with the default exit_on_error=True would take the whole app down;
-        # its failure is shown like any other instead (the app never exits on an API error).
-        if isinstance(error, WorkerFailed) and self.is_running:
-            self.show_failure(error.error)
-            return
-        super()._handle_exception(error)
+    def worker_failed(self, error: BaseException) -> None:
+        """A worker that would have ended the app failed: shown like any other failure."""
+        self.show_failure(error)
+
+    def on_task_failed(self, message: TaskFailed) -> None:
+        """A worker of a screen or a pane failed."""
+        self.show_failure(message.error, message.where)
 
     # -- navigation -------------------------------------------------------------------------
 
@@ -397,15 +389,6 @@ class CloudApp(OnAccount, App[int]):
         if isinstance(screen, ResourceListScreen):
             screen.show_spec(spec_id)
 
-    def jump_to_resource(
-        self, spec: ResourceSpec, item: Mapping[str, Any], params: Mapping[str, Any]
-    ) -> None:
-        """Open ``item``'s detail screen in its area (from the palette)."""
-        area_id = AREA_OF_SPEC.get(spec.id)
-        if area_id is not None:
-            self.switch_mode(area_id)
-        self.open_detail(spec, item, params)
-
     def open_detail(
         self, spec: ResourceSpec, item: Mapping[str, Any], params: Mapping[str, Any]
     ) -> None:
@@ -416,56 +399,65 @@ class CloudApp(OnAccount, App[int]):
         )
 
     def on_open_item(self, message: OpenItem) -> None:
-        """A pane asked for an item's detail screen."""
+        """A screen asked for an item's detail screen (in the item's area, from the palette)."""
+        if message.in_its_area:
+            area_id = AREA_OF_SPEC.get(message.spec.id)
+            if area_id is not None:
+                self.switch_mode(area_id)
         self.open_detail(message.spec, message.item, message.params)
 
-    def prefetch_for_palette(self) -> None:
-        """Fetch the first page of every area never opened, so the palette can find it."""
-        if self.session is None:
-            return
-        for area in AREAS:
-            spec = SPECS[area.root]
-            if not spec.singleton and (spec.id, ()) not in self.resource_index:
-                self.run_worker(
-                    self._prefetch(spec),
-                    group=f"prefetch-{spec.id}",
-                    exclusive=True,
-                    exit_on_error=False,
-                )
+    def on_go_to_area(self, message: GoToArea) -> None:
+        """The sidebar, the palette or the command line asked for an area."""
+        self.go_to_area(message.area_id, message.spec_id)
 
-    async def _prefetch(self, spec: ResourceSpec) -> None:
-        state = self.account  # what arrives belongs to this account, even after a switch
-        assert state is not None
-        try:
-            async for chunk in iter_chunks(state.session.client, spec, {}):
-                items = {spec.item_key(i): i for i in chunk.items}
-                if (spec.id, ()) not in state.resource_index:
-                    state.remember(spec.id, {}, items)
-                return
-        except CloudError:
-            return  # an area this user cannot list is simply not searchable
-
-    def run_palette_action(
-        self,
-        screen: Screen[Any],
-        spec: ResourceSpec,
-        action: Action,
-        item: dict[str, Any] | None,
-        params: dict[str, Any],
-    ) -> None:
-        """Run an action chosen in the palette, then refresh the screen it was chosen on."""
-
-        def after(changed: bool) -> None:
-            if changed and isinstance(screen, PaneHost):
-                screen.refresh_all()
-
-        start_action(screen, screen, spec, action, item, params, after)
-
-    def bookmark_under_cursor(self, screen: Screen[Any]) -> None:
+    def on_bookmark_asked(self, message: BookmarkAsked) -> None:
         """``b`` on an area screen: bookmark the item under the cursor (or remove it)."""
-        from screens.home.glue import bookmark_under_cursor
+        from screens.home.bookmarks import bookmark_under_cursor
 
-        bookmark_under_cursor(screen)
+        bookmark_under_cursor(message.screen)
+
+    # -- the account switch -----------------------------------------------------------------
+
+    def on_account_opened(self, message: AccountOpened) -> None:
+        """Move onto the account just opened (``:account``, a row of another account)."""
+        self.run_worker(
+            self.move_to_account(message.session, message.then),
+            group="account-switch",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def move_to_account(
+        self, session: Session, then: Callable[[], object] | None = None
+    ) -> None:
+        """Drop every screen of the old account (an open dialog is cancelled with its screen:
+        nothing it would have sent reaches either account), open the areas on ``session``'s,
+        then call ``then``."""
+        from screens.accounts.switch import SWITCH_MODE, SwitchingScreen
+        from screens.home.opening import open_home_state
+
+        old = self.state.session
+        area = self.current_mode
+        self.add_mode(SWITCH_MODE, SwitchingScreen)
+        await self.switch_mode(SWITCH_MODE)
+        self.clear_notifications()
+        for worker in list(self.workers):
+            # The app's own background work of the old account (prefetches, the user's profile).
+            if worker.node is self and worker.group != "account-switch":
+                worker.cancel()
+        for mode in self.area_modes():
+            await self.remove_mode(mode)  # its screens and their workers (open dialogs) go too
+        self.add_area_modes()
+        self.adopt_account(session)  # the old account's state goes as a whole
+        if old is not None:
+            await old.aclose()
+        open_home_state(self)
+        self.load_user()
+        await self.switch_mode(area if area in self.area_modes() else self.start_mode())
+        await self.remove_mode(SWITCH_MODE)
+        self.notify(f"Now on {shown(session.profile_name)}.", title="Accounts", markup=False)
+        if then is not None:
+            then()
 
     # -- global actions ---------------------------------------------------------------------
 
@@ -485,9 +477,13 @@ class CloudApp(OnAccount, App[int]):
         title = getattr(screen, "help_title", lambda: screen.__class__.__name__)()
         self.push_screen(HelpScreen(binding_rows(screen), shown(title)))
 
+    def on_help_asked(self, message: HelpAsked) -> None:
+        """``:help``: the same as ``?``."""
+        self.action_help()
+
     async def on_unmount(self) -> None:
-        if self.session is not None:
-            await self.session.aclose()
+        if self.state.session is not None:
+            await self.state.session.aclose()
 
 
 def run_app(
@@ -533,3 +529,8 @@ def freeze_startup_heap() -> None:
     later (about 55 ms with 10,000 instances listed). Reference counting still frees them.
     """
     gc.freeze()
+
+
+if TYPE_CHECKING:
+    _IMPLEMENTS: type[AppSurface] = CloudApp
+    """mypy checks here that the app implements what screens read of it."""

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
-from textual.widgets._footer import FooterKey
+
+from widgets.textual_private import FooterKey, footer_key_disabled, set_footer_key_disabled
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -165,9 +166,9 @@ class ActionFooter(Footer):
             await self.recompose()
             return
         for widget, (_binding, enabled, tooltip) in zip(widgets, shown, strict=True):
-            if widget._disabled == (not enabled) and (widget.tooltip or "") == tooltip:
+            if footer_key_disabled(widget) == (not enabled) and (widget.tooltip or "") == tooltip:
                 continue
-            # FooterKey reads ``_disabled`` on click and styles itself by the class.
-            widget._disabled = not enabled
+            # FooterKey reads its greyed state on click and styles itself by the class.
+            set_footer_key_disabled(widget, not enabled)
             widget.set_class(not enabled, "-disabled")
             widget.tooltip = tooltip or None

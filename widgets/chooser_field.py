@@ -19,6 +19,7 @@ from textual.widgets import Select
 from tui.resources.choice_fits import Fit, Lookup, fit_note
 from tui.resources.choosers import ChooserRow, ChooserTable, Facts, chooser_rows
 from tui.untrusted import Shown
+from widgets.textual_private import SelectWithoutDropDown, select_options
 
 if TYPE_CHECKING:
     from widgets.chooser_modal import ChooserModal
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 Option = Callable[[Mapping[str, Any]], tuple[str, Any]]
 
 
-class ChooserSelect(Select[Any]):
+class ChooserSelect(SelectWithoutDropDown):
     """A choice input whose choices come with facts.
 
     Args:
@@ -92,7 +93,7 @@ class ChooserSelect(Select[Any]):
             return replace(self.table, empty=self.empty)
         rows = tuple(
             ChooserRow(value, str(text), (str(text),), "", str(text).lower())
-            for text, value in self._options
+            for text, value in select_options(self)
             if value is not Select.NULL
         )
         return ChooserTable(("Choice",), (False,), rows, empty=self.empty)
@@ -123,10 +124,9 @@ class ChooserSelect(Select[Any]):
         """Enter, space, up or down: the chooser, not the drop-down."""
         self.open_chooser()
 
-    def _watch_expanded(self, expanded: bool) -> None:
-        if expanded:  # a click on the current value: the chooser instead
-            self.expanded = False
-            self.open_chooser()
+    def drop_down_asked(self) -> None:
+        """A click on the current value: the chooser instead of the drop-down."""
+        self.open_chooser()
 
     def on_key(self, event: events.Key) -> None:
         # A letter typed on the field starts filtering the chooser with it.

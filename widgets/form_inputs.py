@@ -25,7 +25,7 @@ class PemSecretInput(Input):
     breaks before sending; a file path typed instead is read when the form is sent.
     """
 
-    def _on_paste(self, event: events.Paste) -> None:
+    def on_paste(self, event: events.Paste) -> None:
         event.stop()
         event.prevent_default()  # Input's own handler would add the first line again
         if not event.text:

@@ -8,12 +8,17 @@ action has after ``[keymap]`` remaps with :func:`bound_keys`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.keys import format_key
 
 from tui.untrusted import Shown, shown
+from widgets.textual_private import keymap
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from tui.resources.spec import Action
 
 
 def _one_key(key: str, compact: bool) -> str:
@@ -40,7 +45,7 @@ def key_label(keys: str, *, compact: bool = False) -> Shown:
     return shown(", ".join(_one_key(key, compact) for key in keys.split(",") if key.strip()))
 
 
-def bound_keys(app: Any, binding_id: str, default: str) -> str:
+def bound_keys(app: App[Any], binding_id: str, default: str) -> str:
     """The keys of the binding ``binding_id`` after the user's keymap (else ``default``).
 
     Args:
@@ -48,10 +53,9 @@ def bound_keys(app: Any, binding_id: str, default: str) -> str:
         binding_id: The binding's id (a spec action's id).
         default: The keys the binding declares.
     """
-    keymap: Mapping[str, str] = getattr(app, "_keymap", None) or {}
-    return keymap.get(binding_id, default)
+    return keymap(app).get(binding_id, default)
 
 
-def action_key_label(app: Any, action: Any) -> Shown:
+def action_key_label(app: App[Any], action: Action) -> Shown:
     """The key of a spec action as pressed, remaps included; empty when it has none."""
     return key_label(bound_keys(app, action.id, action.key or ""))

@@ -1,20 +1,41 @@
 """The one-line status bar: profile (or DEMO), API host, user, restriction, last refresh, health.
 
-It reads the app's state (``session``, ``user_context``, ``api_health``, ``last_refresh``: the
-account's, see :mod:`tui.accounts.state`) and repaints when those change; it never calls the API
-itself.
+It is handed what it shows (:class:`StatusSource`: the app's state, whose answers are the
+account's, see :mod:`tui.accounts.state`, and the signal that says they changed) and repaints
+when told; it never calls the API itself.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, Protocol, get_args
 
 from rich.text import Text
 from textual.widgets import Static
 
 from tui.session.config import AccountColor
 from tui.untrusted import shown
+
+if TYPE_CHECKING:
+    from textual.signal import Signal
+
+    from tui.accounts.state import AppState
+    from tui.session.runtime import Session
+
+
+class StatusSource(Protocol):
+    """What the bar shows, and what tells it that it changed (the app is one)."""
+
+    @property
+    def state(self) -> AppState:
+        """The app's state: the account, its user and health."""
+        ...
+
+    @property
+    def account_signal(self) -> Signal[Any]:
+        """Published when the account's health, user or read-only mode changed."""
+        ...
+
 
 HEALTH_TEXT = {
     "online": ("● online", "status-bar--ok"),
@@ -26,56 +47,59 @@ HEALTH_TEXT = {
 """Health -> (text, component class); the text alone says it, colour only adds to it."""
 
 
-def status_parts(app: Any) -> list[tuple[str, str]]:
+def status_parts(state: AppState) -> list[tuple[str, str]]:
     """The bar's segments as ``(text, component class)`` pairs, left to right.
 
     The API's health comes right after the profile so it stays visible at 80 columns; the
     host, the longest and least urgent part, comes last.
 
     Args:
-        app: The running app (duck-typed: ``session``, ``user_context``, ``api_health``,
-            ``last_refresh``).
+        state: The app's state.
     """
-    parts: list[tuple[str, str]] = []
-    session = getattr(app, "session", None)
-    if session is None:
-        parts.append(("not signed in", "status-bar--muted"))
-    elif session.demo:
-        parts.append((" DEMO ", "status-bar--demo"))
-    else:
-        # The account's name always; its configured colour (if any) marks it as well.
-        color = session.mark.color
-        cls = f"status-bar--account-{color}" if color else "status-bar--profile"
-        parts.append((f"profile {session.profile_name}", cls))
-    if getattr(app, "read_only", False):
+    session = state.session
+    parts = [_account_part(session)]
+    if state.read_only:
         # Second, so it shows on the narrowest terminal: the session cannot change anything.
         parts.append(("READ-ONLY", "status-bar--warn"))
-    health = getattr(app, "api_health", "online")
-    retrying = getattr(app, "retry_text", "")
-    if health == "retrying":
-        # Says what is going on: why nothing arrived yet, and that it is being retried.
-        parts.append((f"◐ {retrying or 'retrying'}", "status-bar--busy"))
-    else:
-        parts.append(HEALTH_TEXT.get(health, HEALTH_TEXT["error"]))
-        if health == "unreachable" and retrying:
-            parts.append((f"◐ {retrying}", "status-bar--busy"))  # and it is being tried again
-    user: Any = getattr(app, "user_context", None)
-    username = str(user.username or "") if user is not None else ""
-    if username:
-        parts.append((username, "status-bar--user"))
-        if getattr(user, "restricted", False):
+    parts += _health_parts(state.api_health, state.retry_text)
+    user = state.user_context
+    if user is not None and user.username:
+        parts.append((str(user.username), "status-bar--user"))
+        if user.restricted:
             parts.append(("RESTRICTED", "status-bar--warn"))
         else:
             parts.append(("unrestricted", "status-bar--muted"))
-        scopes = getattr(user, "scopes", None)
+        scopes = user.scopes
         if scopes is not None and not any(str(x).endswith(":read_write") for x in scopes):
             parts.append(("READ-ONLY token", "status-bar--warn"))
-    last = getattr(app, "last_refresh", None)
+    last = state.last_refresh
     if last:
         stamp = datetime.fromtimestamp(last, UTC).strftime("%H:%M:%S")
         parts.append((f"↻ {stamp} UTC", "status-bar--muted"))
     if session is not None:
         parts.append((session.api_host, "status-bar--muted"))
+    return parts
+
+
+def _account_part(session: Session | None) -> tuple[str, str]:
+    """Who: not signed in, the demo, or the profile (in its configured colour, if any)."""
+    if session is None:
+        return ("not signed in", "status-bar--muted")
+    if session.demo:
+        return (" DEMO ", "status-bar--demo")
+    color = session.mark.color
+    cls = f"status-bar--account-{color}" if color else "status-bar--profile"
+    return (f"profile {session.profile_name}", cls)
+
+
+def _health_parts(health: str, retrying: str) -> list[tuple[str, str]]:
+    """The API's health, and what a request being retried waits for."""
+    if health == "retrying":
+        # Says what is going on: why nothing arrived yet, and that it is being retried.
+        return [(f"◐ {retrying or 'retrying'}", "status-bar--busy")]
+    parts = [HEALTH_TEXT.get(health, HEALTH_TEXT["error"])]
+    if health == "unreachable" and retrying:
+        parts.append((f"◐ {retrying}", "status-bar--busy"))  # and it is being tried again
     return parts
 
 
@@ -121,15 +145,17 @@ class StatusBar(Static):
         for c in ACCOUNT_COLORS
     )
 
+    def __init__(self, source: StatusSource) -> None:
+        super().__init__()
+        self.source = source
+
     def on_mount(self) -> None:
-        for attribute in ("status_version", "user_version"):
-            if hasattr(self.app, attribute):
-                self.watch(self.app, attribute, self._changed, init=False)
+        self.source.account_signal.subscribe(self, self._changed, immediate=True)
         self._changed()
 
     def _changed(self, *_args: object) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
-        for index, (part, cls) in enumerate(status_parts(self.app)):
+        for index, (part, cls) in enumerate(status_parts(self.source.state)):
             if index:
                 text.append(" │ ", self.get_component_rich_style("status-bar--muted"))
             # Host and user names come from config and the API.

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets._toast import Toast, ToastRack
+
+from widgets.textual_private import Toast, ToastRack
 
 AT_TOP = "-top"
 """Class of the toast stack while it is drawn at the top edge (see app.tcss)."""

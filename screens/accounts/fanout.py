@@ -27,22 +27,18 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Static
-from textual.worker import Worker
 
 from screens.accounts.switch import switch_account
-from screens.frame import (
-    ShellScreen,
-    action_for_key,
-    add_action_bindings,
-    forward_worker_state,
-    start_action,
-)
-from screens.lists.filter import ListFilter
+from screens.actions.start import action_for_key, add_action_bindings, start_action
+from screens.app_surface import surface
+from screens.frame import ShellScreen, WorkerForwarding
+from screens.lists.filter import RowFilter
 from screens.lists.pane import show_json
+from screens.navigation import OpenItem
 from tui.accounts.fanout import (
     ACCOUNT_FIELD,
     AccountListing,
@@ -53,13 +49,15 @@ from tui.accounts.fanout import (
     own_item,
     row_key,
 )
+from tui.accounts.state import StateChange
 from tui.accounts.switch import AccountUnavailable
 from tui.api.changes import ChangeEvent
 from tui.resources.availability import UserContext, availability
-from tui.resources.rows import table_row
+from tui.resources.rows import table_columns, table_row
 from tui.resources.spec import Action, ResourceSpec
 from tui.session.runtime import Session
 from tui.untrusted import shown
+from widgets.list_lines import ListHeader, ListMessage
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -77,7 +75,7 @@ def fanout_actions(spec: ResourceSpec) -> tuple[Action, ...]:
     )
 
 
-class FanoutPane(ListFilter, Vertical):
+class FanoutPane(WorkerForwarding, Vertical):
     """The table of every account's items, its filter and one line per failed account."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -90,7 +88,6 @@ class FanoutPane(ListFilter, Vertical):
     DEFAULT_CSS = """
     FanoutPane { height: 1fr; }
     FanoutPane .fanout-errors { height: auto; max-height: 6; padding: 0 1; color: $text-error; }
-    FanoutPane .list-message { height: auto; padding: 0 1; color: $text-muted; }
     """
 
     def __init__(self, request: FanoutRequest, sessions: FanoutSessions) -> None:
@@ -101,13 +98,44 @@ class FanoutPane(ListFilter, Vertical):
         self.sessions = sessions
         self.items: dict[Hashable, dict[str, Any]] = {}
         self.listings: dict[str, AccountListing] = {}
-        self._quick = 0
+        self.filter = RowFilter(self.spec)
         add_action_bindings(self, self.actions)
 
     def compose(self) -> ComposeResult:
-        yield from self.compose_list()
+        yield ListHeader(classes="list-header")
+        yield ResourceTable(table_columns(self.spec), classes="list-table")
         yield Static(classes="fanout-errors")
-        yield Static(classes="list-message")
+        yield ListMessage()
+
+    @property
+    def table(self) -> ResourceTable:
+        """The table of every account's items."""
+        return self.query_one(ResourceTable)
+
+    @property
+    def header(self) -> ListHeader:
+        """The title line and the filter input."""
+        return self.query_one(ListHeader)
+
+    @property
+    def filter_input(self) -> Input:
+        """The filter input."""
+        return self.header.filter_input
+
+    @property
+    def filter_text(self) -> str:
+        """The filter as typed."""
+        return self.filter.text
+
+    def set_filter_text(self, text: str) -> None:
+        """Filter the rows by ``text`` (``account:prod status:running``; empty: every row)."""
+        self.filter.set_text(text)
+        self._apply_filters()
+        self._update_header()
+        self._update_message()
+
+    def _apply_filters(self) -> None:
+        self.filter.apply(self.table, lambda key: self.items.get(key, {}))
 
     @property
     def current_item(self) -> dict[str, Any] | None:
@@ -118,12 +146,13 @@ class FanoutPane(ListFilter, Vertical):
     def on_mount(self) -> None:
         self.action_refresh()
         self.table.focus()
-        if hasattr(self.app, "user_version"):  # read-only turned on or off: actions re-check
-            self.watch(self.app, "user_version", self._read_only_changed, init=False)
+        # Read-only turned on or off: the rows' actions are checked again.
+        surface(self).account_signal.subscribe(self, self._account_changed, immediate=True)
 
-    def _read_only_changed(self, _version: int) -> None:
-        self.sessions.follow_read_only()
-        self.screen.refresh_bindings()
+    def _account_changed(self, what: StateChange) -> None:
+        if what == "user":
+            self.sessions.follow_read_only()
+            self.screen.refresh_bindings()
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -154,9 +183,6 @@ class FanoutPane(ListFilter, Vertical):
         self._update_header()
         self._update_message()
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        forward_worker_state(self, event)
-
     # -- header and messages ----------------------------------------------------------------
 
     def _update_header(self) -> None:
@@ -171,10 +197,10 @@ class FanoutPane(ListFilter, Vertical):
         waiting = [n for n in names if n not in self.listings]
         if waiting:
             text.append(f"  waiting for {shown(', '.join(waiting))}…", style="italic")
-        if self.filter_text:
+        if self.filter.text:
             text.append("  filter: ")
-            text.append(shown(self.filter_text))  # what the user typed (or pasted)
-        self.query_one(".list-title", Static).update(text)
+            text.append(shown(self.filter.text))  # what the user typed (or pasted)
+        self.header.title_text = text
 
     def _update_message(self) -> None:
         if not self.is_mounted:
@@ -190,8 +216,9 @@ class FanoutPane(ListFilter, Vertical):
         self.query_one(".fanout-errors", Static).update(errors)
         message = ""
         if self.items and self.table.row_count == 0:
-            message = f"{self.filter_problem()} No rows match the filter. Escape clears it."
-        self.query_one(".list-message", Static).update(Text(shown(message.strip())))
+            problem = self.filter.problem(self.items.values())
+            message = f"{problem} No rows match the filter. Escape clears it."
+        self.query_one(ListMessage).say(message.strip())
 
     # -- filter -----------------------------------------------------------------------------
 
@@ -204,18 +231,16 @@ class FanoutPane(ListFilter, Vertical):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if not event.value:
-            self.filter_input.add_class("-hidden")
+            self.header.hide_filter()
         self.table.focus()
 
     def action_filter(self) -> None:
         """Show the filter input and focus it."""
-        self.filter_input.remove_class("-hidden")
-        self.filter_input.focus()
+        self.header.show_filter()
 
     def action_clear_filter(self) -> None:
         """Clear and hide the filter."""
-        self.filter_input.value = ""
-        self.filter_input.add_class("-hidden")
+        self.header.hide_filter(clear=True)
         self.set_filter_text("")
         self.table.focus()
 
@@ -228,11 +253,16 @@ class FanoutPane(ListFilter, Vertical):
         if item is None:
             return
         spec, account, own = self.request.spec, str(item[ACCOUNT_FIELD]), own_item(item)
-        app: Any = self.app
-        if app.session is not None and app.session.profile_name == account:
-            app.open_detail(spec, own, {})
+        session = surface(self).state.session
+        if session is not None and session.profile_name == account:
+            self.post_message(OpenItem(spec, own, {}))
             return
-        switch_account(app, account, then=lambda: app.open_detail(spec, own, {}))
+        app = self.app  # the detail opens once the app is on the account: this pane is gone
+
+        def open_it() -> None:
+            app.post_message(OpenItem(spec, own, {}))
+
+        switch_account(app, account, then=open_it)
 
     def action_json(self) -> None:
         """Show the raw JSON of the item under the cursor."""
@@ -321,19 +351,21 @@ class FanoutScreen(ShellScreen):
         await self.sessions.aclose()
 
 
-def open_fanout(app: Any, request: FanoutRequest | OverviewRequest) -> None:
+def open_fanout(app: App[Any], request: FanoutRequest | OverviewRequest) -> None:
     """Push the fanout list (or overview) of ``request``; other accounts' changes go to their
     own activity logs."""
+    state = surface(app).state
 
     def current() -> Session | None:
-        return getattr(app, "session", None)
+        return state.session
 
     def read_only(account: str) -> bool:
         session = current()
-        return bool(app.read_only_rules.seen_from(account, session and session.profile_name))
+        own = session.profile_name if session is not None else None
+        return state.read_only_rules.seen_from(account, own)
 
     sessions = FanoutSessions(
-        app.settings, current, app.account_opener, read_only=read_only, on_open=_log_changes
+        state.settings, current, state.account_opener, read_only=read_only, on_open=_log_changes
     )
     if isinstance(request, OverviewRequest):
         from screens.accounts.fanout_overview import FanoutOverviewScreen

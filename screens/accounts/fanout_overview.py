@@ -19,9 +19,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
-from textual.worker import Worker
 
-from screens.frame import ShellScreen, forward_worker_state
+from screens.app_surface import surface
+from screens.frame import ShellScreen
 from tui.accounts.fanout import FanoutSessions, OverviewRequest
 from tui.accounts.fanout_overview import (
     PARTS,
@@ -87,7 +87,7 @@ class FanoutOverviewScreen(ShellScreen):
         self.run_worker(self._load(), group="fanout-overview", exclusive=True, exit_on_error=False)
 
     async def _load(self) -> None:
-        now: float = getattr(self.app, "now", lambda: 0.0)()
+        now = surface(self).state.now()
         await overview_all(self.sessions, self.request.profiles, now, self._arrived)
 
     def _arrived(self, overview: AccountOverview) -> None:
@@ -118,9 +118,6 @@ class FanoutOverviewScreen(ShellScreen):
         lines = attention_lines(arrived)
         text = Text(shown("\n".join(lines), lines=True) if lines else "Nothing needs attention.")
         self.query_one("#fo-attention", Static).update(text)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        forward_worker_state(self, event)
 
     async def on_unmount(self) -> None:
         await self.sessions.aclose()

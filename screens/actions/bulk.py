@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from screens.app_surface import Change, surface
 from tui.api.endpoints import REGISTRY
-from tui.bulk import BulkItem, BulkRun, Summary, plan, summarize, tag_body
+from tui.bulk import BulkItem, BulkPlan, BulkRun, Summary, plan, summarize, tag_body
 from tui.resources.forms import asks_only_per_item, form_for
 from tui.resources.spec import Action, ResourceSpec, dig
 from tui.resources.tags import TAG_EDIT_SCREEN
@@ -25,7 +27,7 @@ from tui.untrusted import Shown, shown
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 SCROLL_HINT_AT = 8
 """Targets beyond which the confirmation says how to scroll its list."""
@@ -97,25 +99,12 @@ async def run_bulk(
     Returns:
         True when anything was sent (the list refreshes).
     """
-    from screens.actions.bulk_progress import BulkProgressModal
-    from screens.actions.tag_prompt import TagPrompt
-    from screens.dialogs.confirm import ConfirmModal
-
-    app = host.app
     count = len(items)
     what = f"{count} marked {_plural(spec, count)}"
-    tag: tuple[str, bool] | None = None
-    if action.screen == TAG_EDIT_SCREEN:
-        tag = await app.push_screen_wait(TagPrompt(f"Tag {what}", _carried(items)))
-        if tag is None:
-            return False
-    elif action.screen or (action.form and not asks_only_per_item(form_for(action.form))):
-        app.notify(
-            f"{action.label} runs on one {spec.singular} at a time; unmark to use it.",
-            title=action.label,
-            markup=False,
-        )
+    asked = await _what_to_send(host, spec, action, items, what)
+    if asked is None:
         return False
+    tag = asked.tag
 
     def judge(entry: BulkItem) -> tuple[bool, str]:
         allowed, reason = check(entry.item)
@@ -128,13 +117,65 @@ async def run_bulk(
     verb = action.label if tag is None else f"{'Add' if tag[1] else 'Remove'} tag {shown(tag[0])}"
     if not planned.targets:
         reasons = "; ".join(sorted({shown(s.reason) for s in planned.skipped}))
-        app.notify(
+        host.app.notify(
             f"Nothing to do for the {what}: {reasons}.",
             title=f"{verb}: skipped",
             severity="warning",
             markup=False,
         )
         return False
+    if not await _confirm(host, action, planned, verb, what, tagging=tag is not None):
+        return False
+    summary, closed = await _send_all(host, action, planned, f"{verb}: {what}")
+    keep = {e.key for e in planned.targets if e.state != "done"}
+    set_marks(keep | {e.key for e in planned.skipped})
+    if summary.done:
+        surface(host).change_signal.publish(Change())
+    _notify(host.app, verb, what, summary)
+    await closed
+    return summary.done + summary.failed > 0
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the user chose to send to every marked item: a tag to add or remove, or the action
+    as it is (``tag`` None)."""
+
+    tag: tuple[str, bool] | None = None
+
+
+async def _what_to_send(
+    host: Screen[Any],
+    spec: ResourceSpec,
+    action: Action,
+    items: Sequence[Mapping[str, Any]],
+    what: Shown,
+) -> _Asked | None:
+    """Ask for the tag of a tag action; None when the action cannot run on several items (the
+    user is told why) or the user cancelled."""
+    from screens.actions.tag_prompt import TagPrompt
+
+    app = host.app
+    if action.screen == TAG_EDIT_SCREEN:
+        tag = await app.push_screen_wait(TagPrompt(f"Tag {what}", _carried(items)))
+        return _Asked(tag) if tag is not None else None
+    if action.screen or (action.form and not asks_only_per_item(form_for(action.form))):
+        app.notify(
+            f"{action.label} runs on one {spec.singular} at a time; unmark to use it.",
+            title=action.label,
+            markup=False,
+        )
+        return None
+    return _Asked()
+
+
+async def _confirm(
+    host: Screen[Any], action: Action, planned: BulkPlan, verb: Shown, what: Shown, *, tagging: bool
+) -> bool:
+    """One confirmation for every target, the skipped ones listed with why; an irreversible
+    action asks for the typed count."""
+    from screens.dialogs.confirm import ConfirmModal
+
     endpoint = REGISTRY[action.endpoint]
     n = len(planned.targets)
     if planned.skipped:
@@ -142,12 +183,12 @@ async def run_bulk(
         message += "with the reason)."
     else:
         message = f"Sent to each of the {what}."
-    if tag is None and action.description and action.description != action.label:
+    if not tagging and action.description and action.description != action.label:
         message += f" {action.description}."
     if len(planned.targets) + len(planned.skipped) > SCROLL_HINT_AT:
         message += " shift+tab moves to the list; arrows scroll it."
-    irreversible = tag is None and is_irreversible(action)
-    confirmed = await app.push_screen_wait(
+    irreversible = not tagging and is_irreversible(action)
+    confirmed = await host.app.push_screen_wait(
         ConfirmModal(
             f"{verb}: {what}?",
             message,
@@ -156,20 +197,32 @@ async def run_bulk(
             confirm_label=f"{action.label} {n}",
         )
     )
-    if not confirmed:
-        return False
+    return bool(confirmed)
 
-    modal = BulkProgressModal(f"{verb}: {what}", [*planned.targets, *planned.skipped])
-    client = app.session.client  # type: ignore[attr-defined]
+
+async def _send_all(
+    host: Screen[Any], action: Action, planned: BulkPlan, title: Shown
+) -> tuple[Summary, asyncio.Future[None]]:
+    """Send to every target with live progress (the dialog stays up with the summary).
+
+    Returns:
+        The summary once every target is done, and what resolves when the user closes the
+        progress dialog.
+    """
+    from screens.actions.bulk_progress import BulkProgressModal
+
+    modal = BulkProgressModal(title, [*planned.targets, *planned.skipped])
+    session = surface(host).state.session
+    assert session is not None  # a list of the app's account: signed in
+    client = session.client
 
     async def send(entry: BulkItem) -> None:
         await client.call(action.endpoint, entry.params, body=entry.body, model=dict)
 
-    settings = app.session.settings  # type: ignore[attr-defined]
     run = BulkRun(
         planned.targets,
         send,
-        concurrency=getattr(settings, "bulk_concurrency", 4),
+        concurrency=session.settings.bulk_concurrency,
         on_progress=modal.changed,
     )
     modal.run = run
@@ -179,17 +232,11 @@ async def run_bulk(
         if not closed.done():
             closed.set_result(None)
 
-    app.push_screen(modal, on_close)
+    host.app.push_screen(modal, on_close)
     await run.run()
     summary = summarize([*planned.targets, *planned.skipped])
     modal.finish(summary)
-    keep = {e.key for e in planned.targets if e.state != "done"}
-    set_marks(keep | {e.key for e in planned.skipped})
-    if summary.done and hasattr(app, "changes"):
-        app.changes += 1
-    _notify(app, verb, what, summary)
-    await closed
-    return summary.done + summary.failed > 0
+    return summary, closed
 
 
 def _notify(app: Any, verb: Shown, what: Shown, summary: Summary) -> None:
@@ -234,6 +281,5 @@ async def edit_tags(ctx: ActionContext) -> bool:
         ctx.failed(error)
         return False
     ctx.done(f"Tags of {ctx.shown_label}: {shown(', '.join(body['tags'])) or 'none'}")
-    if hasattr(ctx.app, "changes"):
-        ctx.app.changes += 1
+    ctx.changed()
     return True

@@ -35,7 +35,7 @@ from widgets.chooser_panel import ChooserPanel
 from widgets.model_form import Tick
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 ENDPOINTS: tuple[str, ...] = ("compute.types.list", "compute.disks.list", "compute.volumes.list")
 """Operations this module calls by name (the coverage test checks they are reachable)."""

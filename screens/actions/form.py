@@ -136,6 +136,11 @@ class FormModal(RequestModal):
         self._expanded: dict[str, Any] = {}
         """Field -> the choice whose inputs are shown."""
         self._expand_lock = asyncio.Lock()
+        # One request per distinct source, however many inputs share it (device slots).
+        self._by_source: dict[tuple[Any, ...], list[str]] = {}
+        self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
+        self._waiting_focus: set[tuple[Any, ...]] = set()
+        """Sources that load when one of their inputs is first focused."""
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
         self.edit_text = edit_text
@@ -160,11 +165,6 @@ class FormModal(RequestModal):
         if first is not None:
             first.focus()
         if self.load_choices is not None:
-            # One request per distinct source, however many inputs share it (device slots).
-            self._by_source: dict[tuple[Any, ...], list[str]] = {}
-            self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
-            self._waiting_focus: set[tuple[Any, ...]] = set()
-            """Sources that load when one of their inputs is first focused."""
             self._register_sources(self.form.fields)
             for key in self._by_source:
                 self._load_or_wait(key)
@@ -190,7 +190,7 @@ class FormModal(RequestModal):
     def on_model_form_rows_added(self, event: ModelForm.RowsAdded) -> None:
         """A repeated list grew: the form is the widget's now; fill the new choice lists."""
         self.form = event.form_widget.form
-        if self.load_choices is None or not hasattr(self, "_sources"):
+        if self.load_choices is None:
             return
         new = set(event.names)
         for key in self._register_sources(tuple(f for f in self.form.fields if f.name in new)):
@@ -211,7 +211,7 @@ class FormModal(RequestModal):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The first focus of a costly source's input loads its choices."""
-        if not getattr(self, "_waiting_focus", None):
+        if not self._waiting_focus:
             return
         focused = event.widget.id
         for key in list(self._waiting_focus):
@@ -244,7 +244,7 @@ class FormModal(RequestModal):
             # inputs and the form apart. Runs queue on a lock and each applies the latest choice.
             self.run_worker(self._expand(changed), group=f"expand-{changed}")
         # Choices that depend on this field (an instance's configs) follow it.
-        if self.load_choices is None or not hasattr(self, "_sources"):
+        if self.load_choices is None:
             return
         for key, source in self._sources.items():
             if changed in source.depends_on and key not in self._waiting_focus:

@@ -12,7 +12,7 @@ from screens.actions.run import run_form
 from tui.api.errors import CloudError
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 ENDPOINTS: tuple[str, ...] = ("object_storage.objects.acl_view",)
 """Operations this module calls by name (the coverage test checks they are reachable)."""

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from screens.app_surface import Change, surface
 from screens.dialogs.confirm import account_style, account_title
 from tui.accounts.naming import ACTING_ACCOUNT
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
@@ -109,8 +110,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     def _title(self) -> Text:
         """The title; it names the account when that is not the app's (a row of a list
         across accounts), since the status bar names the app's."""
-        own = getattr(getattr(self.app, "session", None), "profile_name", None)
-        if self.account is None or self.account.name == own:
+        own = surface(self).state.session
+        if self.account is None or (own is not None and self.account.name == own.profile_name):
             return Text(self.title_text)
         return account_title(self.title_text, self.account, account_style(self.account))
 
@@ -141,12 +142,14 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             return
         self.sending = True
         self.query_one("#form-send", Button).disabled = True
-        self.run_worker(self._send(body), group="send", exclusive=True)
+        self._send(body)
 
     async def confirm_before_send(self, body: dict[str, Any]) -> bool:
         """Last word before sending ``body`` (a subclass asks about what cannot be undone)."""
         return True
 
+    # Named and described: the default description would print the body (secrets included).
+    @work(group="send", exclusive=True, name="sending the request", description="send")
     async def _send(self, body: dict[str, Any]) -> None:
         try:
             if self.maybe_sent and not await self._confirm_resend(body):
@@ -173,11 +176,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         """The server may have acted: say so, keep every input, refresh the lists behind."""
         self.maybe_sent = True
         self.show_general([describe_error(error)])
-        if hasattr(self.app, "changes"):
-            self.app.changes += 1
-        refresh = getattr(self.app, "refresh_covered_lists", None)
-        if refresh is not None:
-            refresh()
+        surface(self).change_signal.publish(Change(answer_lost=True))
 
     async def _confirm_resend(self, body: dict[str, Any]) -> bool:
         """Ask before sending again what the server may already have carried out."""

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from screens.app_surface import surface
 from tui.untrusted import shown
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 ONCE_FIELDS = ("secret_key", "upload_to", "url", "password")
 """Answer fields worth keeping from an answer: they open the "keep this" dialog."""
@@ -24,8 +25,7 @@ CONTEXT_FIELDS = ("label", "access_key", "id")
 
 async def after_success(ctx: ActionContext, answer: Any) -> None:
     """Tell the user, and show what an answer shows only once."""
-    if hasattr(ctx.app, "changes"):
-        ctx.app.changes += 1  # lists on other screens refresh when shown again
+    ctx.changed()  # lists on other screens refresh when shown again
     if ctx.endpoint.method == "DELETE":
         ctx.done(f"{ctx.action.label}: {ctx.shown_label or 'done'}")
         return
@@ -78,7 +78,7 @@ async def show_text(ctx: ActionContext, record: Mapping[str, Any] | None = None)
 def _show_demo_sms(ctx: ActionContext) -> None:
     """In demo mode no SMS leaves the machine: show the simulated one so verify can be tried."""
     simulator = ctx.session.simulator
-    user = getattr(ctx.app, "user_context", None)
+    user = surface(ctx.host).state.user_context
     if simulator is None or user is None:
         return
     from tui.simulator.handlers.profile import pending_phone_code

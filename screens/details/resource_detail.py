@@ -13,22 +13,23 @@ from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static, TabbedContent, TabPane
 
-from screens.frame import (
-    ShellScreen,
+from screens.actions.start import (
     action_for_key,
     add_action_bindings,
     check_availability,
     start_action,
 )
+from screens.app_surface import signed_in, surface
 from screens.lists.pane import PaletteAction, RefreshingPane, copy_item, show_json
-from screens.lists.pane_host import PaneHost, make_pane
+from screens.lists.pane_host import PaneHostScreen, make_pane
 from screens.refresh_timer import RefreshTimer
+from tui.accounts.state import StateChange
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, NotFound
 from tui.refresh import describe_error, settled_items
@@ -95,7 +96,7 @@ class ActionsPanel(Static):
         return "\n".join(lines)
 
 
-class ResourceDetailScreen(PaneHost, ShellScreen):
+class ResourceDetailScreen(PaneHostScreen):
     """One item: its sections, child tabs and actions.
 
     Args:
@@ -171,21 +172,25 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         self.refresher.configure()
         self._show_item()
         self.query_one(DetailPanel).focus()
-        if hasattr(self.app, "user_version"):
-            self.watch(self.app, "user_version", lambda _v: self._show_actions(), init=False)
+        surface(self).account_signal.subscribe(self, self._account_changed, immediate=True)
         self.refresh_item()
+
+    def _account_changed(self, what: StateChange) -> None:
+        if what == "user":  # the user or the read-only mode: the actions are judged again
+            self._show_actions()
 
     # -- refresh ----------------------------------------------------------------------------
 
     def refresh_item(self) -> None:
         """Fetch the item now (the timer is re-armed when it completes)."""
         self.refresher.stop()
-        self.run_worker(self._refresh, group="item", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+        self._refresh()
 
+    @work(group="item", exclusive=True, exit_on_error=False, name="refreshing the item")
     async def _refresh(self) -> None:
         before = self.item
         try:
-            fresh = await fetch_item(self.app.session.client, self.resource, self.item, self.params)  # type: ignore[attr-defined]
+            fresh = await fetch_item(signed_in(self).client, self.resource, self.item, self.params)
         except NotFound as error:
             self.error = error
             self.gone = True
@@ -208,7 +213,6 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
     def _notify_settled(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
         spec = self.resource
         key = spec.item_key(after)
-        notify = getattr(self.app, "notify_settled", None)
         for change in settled_items(
             {key: before},
             {key: after},
@@ -216,8 +220,8 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
             transitional=spec.is_transitional_status,
             label=spec.label_of,
         ):
-            if notify:
-                notify(spec, change)
+            # "web-1 is now running"
+            self.app.notify(change.message, title=spec.title, markup=False)
 
     @property
     def last_delay(self) -> float:
@@ -225,7 +229,7 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         return self.refresher.last_delay
 
     def on_screen_suspend(self) -> None:
-        # PaneHost.on_screen_suspend runs too (Textual calls handlers along the MRO).
+        # PaneHostScreen.on_screen_suspend runs too (Textual calls handlers along the MRO).
         self.refresher.set_visible(False, loaded=True)
 
     def on_screen_resume(self) -> None:
@@ -260,7 +264,7 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         rows = []
         for action in self.resource.actions:
             item = self.item if action.target == "item" else None
-            enabled, reason = check_availability(self.app, self.resource, action, item)
+            enabled, reason = check_availability(self, self.resource, action, item)
             rows.append((action, enabled, reason))
         return rows
 
@@ -302,7 +306,7 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
             if spec_action is None:
                 return False
             item = self.item if spec_action.target == "item" else None
-            enabled, _ = check_availability(self.app, self.resource, spec_action, item)
+            enabled, _ = check_availability(self, self.resource, spec_action, item)
             return True if enabled else None
         if action == "refresh":
             # Keys shown must work: an item the API cannot fetch alone (no view endpoint, or
@@ -319,7 +323,7 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         if action is None:
             return
         item = self.item if action.target == "item" else None
-        enabled, reason = check_availability(self.app, self.resource, action, item)
+        enabled, reason = check_availability(self, self.resource, action, item)
         if not enabled:
             event.stop()
             self.app.notify(shown(reason), title=f"{action.label}: not available", markup=False)
@@ -393,5 +397,5 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
             out.append((self.resource, action, item, params))
         pane = self.active_pane()
         if pane is not None:
-            out += pane.palette_actions()  # type: ignore[attr-defined]
+            out += pane.palette_actions()
         return out

@@ -31,6 +31,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import ProgressBar, Static
 from textual_plotext import PlotextPlot
 
+from screens.app_surface import signed_in, surface
 from screens.frame import ShellScreen
 from screens.lists.pane import RefreshingPane, show_json
 from tui.api.errors import CloudError
@@ -49,7 +50,7 @@ from tui.resources.stats import (
 from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 ENDPOINTS: tuple[str, ...] = (
     "compute.transfer.view",
@@ -64,15 +65,14 @@ MARKERS = ("braille", "dot", "+", "x")
 EARLIEST_MONTH = Month(2000, 1)
 
 
-class _MonthPaging:
-    """Mixin state of panes that show "now" or a chosen month."""
+class MonthPane(RefreshingPane):
+    """A pane that shows "now" or a chosen month (statistics, network transfer)."""
 
     month: Month | None = None
     """None: the current period (24 hours, or this month's transfer)."""
 
     def _now(self) -> float:
-        now = getattr(self.app, "now", None)  # type: ignore[attr-defined]
-        return float(now()) if callable(now) else datetime.now(UTC).timestamp()
+        return surface(self).state.now()
 
     def _shift_month(self, delta: int) -> None:
         latest = Month.of(self._now())
@@ -80,7 +80,7 @@ class _MonthPaging:
         self.month = clamp_month(start.shift(delta), EARLIEST_MONTH, latest)
 
 
-class StatsPane(_MonthPaging, RefreshingPane):
+class StatsPane(MonthPane):
     """The charts of a spec with ``charts`` (an instance's or the managed instances' usage)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -126,7 +126,7 @@ class StatsPane(_MonthPaging, RefreshingPane):
         return self.month.label() if self.month else "last 24 hours"
 
     async def _refresh(self) -> None:
-        client = self.app.session.client  # type: ignore[attr-defined]
+        client = signed_in(self).client
         try:
             if self.month is None or self.spec.month_endpoint is None:
                 self.stats = await client.call(self.spec.list_endpoint, self.params, model=dict)
@@ -251,12 +251,8 @@ class StatsPane(_MonthPaging, RefreshingPane):
         """The raw answer."""
         show_json(self, f"statistics, {shown(self.period)}", self.stats)
 
-    def palette_actions(self) -> list[Any]:
-        """Nothing to offer the palette beyond the keys."""
-        return []
 
-
-class TransferPane(_MonthPaging, RefreshingPane):
+class TransferPane(MonthPane):
     """Network transfer of one instance: this month against the quota, or a past month."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -288,7 +284,7 @@ class TransferPane(_MonthPaging, RefreshingPane):
         yield ProgressBar(total=100, show_eta=False)
 
     async def _refresh(self) -> None:
-        client = self.app.session.client  # type: ignore[attr-defined]
+        client = signed_in(self).client
         try:
             if self.month is None:
                 self.transfer = await client.call("compute.transfer.view", self.params, model=dict)
@@ -346,10 +342,6 @@ class TransferPane(_MonthPaging, RefreshingPane):
     def action_json(self) -> None:
         """The raw answer."""
         show_json(self, "transfer", self.transfer)
-
-    def palette_actions(self) -> list[Any]:
-        """Nothing to offer the palette beyond the keys."""
-        return []
 
 
 class StatsScreen(ShellScreen):

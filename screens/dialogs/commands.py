@@ -45,8 +45,6 @@ def copy_text(app: App[Any], text: str, what: Shown, *, fallback: Shown) -> None
         title="Copied",
         markup=False,
     )
-    if hasattr(app, "last_copied"):
-        app.last_copied = text
 
 
 class CommandsModal(TextModal):

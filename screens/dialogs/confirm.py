@@ -29,6 +29,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from screens.app_surface import surface
 from tui.accounts.naming import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import redact
 from tui.untrusted import Shown, shown, typeable
@@ -155,8 +156,8 @@ class ConfirmModal(ModalScreen[bool]):
 
     def _title(self) -> Text:
         if self.account is None:
-            session = getattr(self.app, "session", None)
-            self.account = getattr(session, "mark", None)
+            session = surface(self).state.session
+            self.account = session.mark if session is not None else None
         style = account_style(self.account) if self.account is not None else ""
         return account_title(self.title_text, self.account, style)
 

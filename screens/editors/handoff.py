@@ -5,8 +5,9 @@ found, secret files written 0600 in a private folder), suspends the app (``App.s
 the program in the terminal, and resumes: Textual redraws the same screen with its state, and
 the secret files are removed whatever happened. A headless app (the pilot) cannot suspend: the
 program then runs with no terminal (stdin closed, output captured), which is how tests drive the
-whole path with fake programs: they set ``app.handoff_runner`` (argv, env -> exit status) to
-:func:`captured_runner`; a headless app without a runner refuses (no program runs blind).
+whole path with fake programs: they set the app's ``handoff_runner`` (argv, env -> exit status,
+see :class:`~screens.app_surface.AppSurface`) to :func:`captured_runner`; a headless app
+without a runner refuses (no program runs blind).
 
 :func:`run_handoff` is the flow of every spec action with ``screen="handoff"``: the action's
 data says which program (``Action.handoff``) and what to fetch first (``Action.fetch``).
@@ -17,7 +18,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SuspendNotSupported
 
+from screens.app_surface import Runner, surface
 from screens.dialogs.pick_one import PickOneModal
 from tui.api.errors import CloudError
 from tui.handoff.launch import HandoffError, Launch, prepared
@@ -42,10 +44,7 @@ from tui.kubeconfig import KubeconfigError, decode_kubeconfig, default_path, wri
 from tui.untrusted import shown
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
-
-Runner = Callable[[list[str], dict[str, str]], int]
-"""Runs a program (argv, environment) to its end and returns its exit status."""
+    from screens.actions.context import ActionContext
 
 
 @contextmanager
@@ -109,7 +108,7 @@ def _banner(launch: Launch, notice: str, hint: str) -> None:
 
 
 def _suspension(app: App[Any]) -> tuple[AbstractContextManager[Any], Runner]:
-    runner: Runner | None = getattr(app, "handoff_runner", None)
+    runner = surface(app).handoff_runner
     if app.is_headless:
         if runner is None:
             # No terminal to give: a real ssh or editor would run blind (and block the tests).
@@ -198,9 +197,8 @@ def edit_text(app: App[Any], text: str, file_name: str) -> str | None:
 
 
 def _settings(app: App[Any]) -> HandoffSettings:
-    session = getattr(app, "session", None)
-    settings = getattr(getattr(session, "settings", None), "handoff", None)
-    return settings if isinstance(settings, HandoffSettings) else HandoffSettings()
+    session = surface(app).state.session
+    return session.settings.handoff if session is not None else HandoffSettings()
 
 
 class AddressModal(PickOneModal):
@@ -262,7 +260,7 @@ BUILDERS = {"ssh": _ssh, "ssh_choose": _ssh, "k9s": _k9s, "mysql": _mysql, "mong
 
 async def _engine_client(ctx: ActionContext) -> bool:
     """A database row of the all-engines list: the client action of its engine's spec."""
-    from screens.actions.run import ActionContext as Context
+    from screens.actions.context import ActionContext as Context
     from tui.resources.areas import SPECS
 
     engine = str((ctx.item or {}).get("engine") or "")

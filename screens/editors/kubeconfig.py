@@ -27,7 +27,7 @@ from tui.untrusted import shown
 from widgets.model_form import Tick
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 
 class SaveKubeconfigModal(RequestModal):
@@ -100,7 +100,7 @@ class SaveKubeconfigModal(RequestModal):
 
 async def save_kubeconfig(ctx: ActionContext) -> bool:
     """Ask for a path, fetch the kubeconfig and write it; returns False (nothing changed)."""
-    parent = getattr(ctx.host, "item", None) or {}
+    parent = ctx.parent[1] if ctx.parent is not None else {}
     cluster = str(parent.get("label") or ctx.params.get("clusterId") or "cluster")
     path, problem = str(default_path(cluster)), ""
     while True:

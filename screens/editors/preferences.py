@@ -28,7 +28,7 @@ from tui.resources.preferences import dump_preferences, parse_preferences
 from tui.untrusted import shown
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 ENDPOINTS: tuple[str, ...] = ("profile.preferences.view",)
 """Operations this module calls by name (the coverage test checks they are reachable)."""

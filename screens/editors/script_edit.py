@@ -22,7 +22,7 @@ from tui.refresh import describe_error
 from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 ENDPOINTS: tuple[str, ...] = ("deployscripts.view",)
 
@@ -122,6 +122,5 @@ async def edit_script(ctx: ActionContext) -> bool:
                 continue
             return False
         ctx.done(f"{ctx.action.label}: {ctx.shown_label}")
-        if hasattr(ctx.app, "changes"):
-            ctx.app.changes += 1
+        ctx.changed()
         return True

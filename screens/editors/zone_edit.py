@@ -30,6 +30,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from screens.app_surface import surface
 from screens.editors.handoff import edit_text
 from tui.api.errors import CloudError
 from tui.dns.zone_plan import Change, ZonePlan, plan_zone, text_with_errors
@@ -38,7 +39,7 @@ from tui.refresh import describe_error
 from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 ENDPOINTS: tuple[str, ...] = ("domains.records.list",)
 """Operations called by name here (the plan's create, update and delete are the Records tab's
@@ -196,7 +197,7 @@ async def _records(ctx: ActionContext, domain_id: Any) -> list[dict[str, Any]]:
 
 def _sender(ctx: ActionContext, domain_id: Any, records: list[dict[str, Any]]) -> Apply:
     """Sends one change of a plan; the plan's changes are one undo group."""
-    journal = getattr(ctx.app, "undo_journal", None)
+    journal = surface(ctx.host).state.undo_journal
     group = journal.new_group() if journal is not None else None
     before = {record.get("id"): record for record in records}
 
@@ -255,8 +256,7 @@ async def edit_zone(ctx: ActionContext) -> bool:
         outcome = await ctx.app.push_screen_wait(modal)
         applied = applied or modal.applied > 0
         if modal.applied:
-            if hasattr(ctx.app, "changes"):
-                ctx.app.changes += 1
+            ctx.changed()
             ctx.done(f"Zone {shown(name)}: {modal.applied} record change(s) applied")
         if outcome != "edit":
             return applied

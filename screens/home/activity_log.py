@@ -17,18 +17,18 @@ that cannot be undone, why (:mod:`tui.home.undo` computes it from the operation'
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
-from textual.worker import Worker
 
+from screens.app_surface import Change, signed_in, surface
 from screens.dialogs.text_modal import TextModal
-from screens.frame import ShellScreen, forward_worker_state
+from screens.frame import ShellScreen
 from tui.api.errors import CloudError
 from tui.home.activity import ActivityEntry
 from tui.home.undo import NotedChange, UndoJournal
@@ -181,17 +181,18 @@ class ActivityLogScreen(ShellScreen):
 
     def action_reload(self) -> None:
         """Read the log again (changes made since appear on top)."""
-        log: Any = getattr(self.app, "activity", None)
+        state = surface(self).state
+        log = state.activity
         self.entries = log.read() if log is not None else []
         self.table.clear()
-        journal = getattr(self.app, "undo_journal", None)
+        journal = state.undo_journal
         self.table.append_rows(
             entry_row(i, e, undo_text(journal, e)) for i, e in enumerate(self.entries)
         )
         self._update_header()
 
     def _update_header(self) -> None:
-        log: Any = getattr(self.app, "activity", None)
+        log = surface(self).state.activity
         on_screen, held = self.table.row_count, len(self.entries)
         text = Text("Activity log", style="bold")
         text.append(f"  {held:,} change{'s' if held != 1 else ''}")
@@ -235,21 +236,23 @@ class ActivityLogScreen(ShellScreen):
     def action_undo(self) -> None:
         """Undo the last reversible change of this session (the one under the cursor, when
         the cursor is on one of this session's changes)."""
-        journal: UndoJournal | None = getattr(self.app, "undo_journal", None)
+        state = surface(self).state
+        journal = state.undo_journal
         entry = self._entry_under_cursor()
         change = journal.find(entry) if journal is not None and entry is not None else None
         group = journal.last_undoable() if journal is not None else []
-        log: Any = getattr(self.app, "activity", None)
+        log = state.activity
         refusal = undo_refusal(entry, change, group, log.session if log is not None else "")
         if refusal or journal is None:
             self.app.notify(shown(refusal) or "Nothing to undo.", title="Undo", markup=False)
             return
-        self.run_worker(self._undo(journal, group), group="undo", exit_on_error=False)
+        self._undo(journal, group)
 
+    @work(group="undo", exit_on_error=False, name="undoing a change", description="undo")
     async def _undo(self, journal: UndoJournal, group: list[NotedChange]) -> None:
         from screens.dialogs.confirm import ConfirmModal, request_preview
 
-        session: Any = getattr(self.app, "session", None)
+        session = signed_in(self)
         requests = journal.requests(group)
         preview = "\n".join(request_preview(r.method, r.path, r.body) for r in requests)
         first = shown(group[0].title)
@@ -280,13 +283,9 @@ class ActivityLogScreen(ShellScreen):
                 self.action_reload()
                 return
         journal.mark_undone(group)
-        if hasattr(self.app, "changes"):
-            self.app.changes += 1  # lists shown again refresh
+        surface(self).change_signal.publish(Change())  # lists shown again refresh
         self.app.notify(f"Undone: {shown(what)}", title="Undo", markup=False)
         self.action_reload()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        forward_worker_state(self, event)
 
     def action_filter(self) -> None:
         """Focus the filter."""

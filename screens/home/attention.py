@@ -8,40 +8,55 @@ overview counted, so the list shows the same number the overview did.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tui.home.overview import Attention
 
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from widgets.resource_table import ResourceTable
+
+
+class Narrowable(Protocol):
+    """A list an attention row narrows (:class:`screens.lists.list_pane.ResourceListPane`)."""
+
+    @property
+    def table(self) -> ResourceTable:
+        """The list's table."""
+        ...
+
+    def show_filter(self, text: str) -> None:
+        """Filter by ``text`` and show it in the filter line."""
+        ...
+
+    def show_only(self, query: str, keys: frozenset[Hashable]) -> None:
+        """Show only the rows of ``keys``, chosen by ``query``."""
+        ...
+
 
 def apply_list_query(
-    pane: Any, query: str, keys: frozenset[Hashable], *, filterable: bool = False
+    pane: Narrowable, query: str, keys: frozenset[Hashable], *, filterable: bool
 ) -> None:
-    """Show only ``keys`` in a list pane, described by ``query`` (escape shows all again).
-
-    When the list has the ``/`` filter language (``show_filter``) and ``query`` is
-    written in it, the query becomes the list's filter: the user sees and edits it like one
-    they typed. Otherwise the exact items are shown and the query names them in the header.
+    """Narrow the list ``pane`` to an attention row's items.
 
     Args:
-        pane: A :class:`screens.lists.list_pane.ResourceListPane`.
+        pane: The list of the row's area.
         query: The filter as the user would type it (``status:offline``).
         keys: Keys of the rows to show.
-        filterable: ``query`` is valid filter language (a plain ``field:value``).
+        filterable: ``query`` is valid filter language (a plain ``field:value``): it becomes
+            the list's filter; else the list shows ``keys`` and names ``query``.
     """
-    show_filter = getattr(pane, "show_filter", None)
-    if filterable and show_filter is not None:
-        show_filter(query)
-        pane.table.focus()
-        return
-    pane.focus_query = query
-    pane.table.set_predicate(lambda row: row.key in keys)
-    pane._update_header()
-    pane._update_message()
+    if filterable:
+        pane.show_filter(query)
+    else:
+        pane.show_only(query, keys)
     pane.table.focus()
 
 
-def show_attention(app: Any, item: Attention) -> None:
+def show_attention(app: App[Any], item: Attention) -> None:
     """Open the list of ``item``'s area, filtered to its items."""
+    from screens.lists.list_pane import ResourceListPane
     from screens.lists.resource_list import ResourceListScreen
 
     app.switch_mode(item.area_id)
@@ -52,6 +67,7 @@ def show_attention(app: Any, item: Attention) -> None:
         screen = app.screen
         if not isinstance(screen, ResourceListScreen) or not screen.show_spec(item.spec_id):
             return
-        apply_list_query(screen.pane, item.query, item.keys, filterable=item.filterable)
+        if isinstance(screen.pane, ResourceListPane):
+            apply_list_query(screen.pane, item.query, item.keys, filterable=item.filterable)
 
     app.call_after_refresh(narrow)

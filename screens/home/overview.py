@@ -20,16 +20,16 @@ Bindings:
 from __future__ import annotations
 
 import asyncio
-from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from screens.app_surface import signed_in, surface
 from screens.frame import ShellScreen
 from screens.refresh_timer import RefreshTimer
 from tui.home.overview import (
@@ -113,13 +113,14 @@ class OverviewScreen(ShellScreen):
 
     def refresh_all(self) -> None:
         """Load every part again (the timer, ``r`` and ``:refresh``)."""
-        self.run_worker(self._load, group="overview", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+        self._load()
 
+    @work(group="overview", exclusive=True, exit_on_error=False, name="loading the overview")
     async def _load(self) -> None:
         data = OverviewData()
         if not self.loaded:
             self.data = data  # the first load shows each part as it arrives
-        client = self.app.session.client  # type: ignore[attr-defined]
+        client = signed_in(self).client
         concurrency = max(2, min(6, client.max_concurrency // 2))
         await load_overview(client, data, self._arrived, concurrency=concurrency)
         self.data = data
@@ -159,13 +160,7 @@ class OverviewScreen(ShellScreen):
             # Attention and cost change only when a part completes; they are computed in a
             # thread (60 ms of CPU for 10,000 instances would hold every key meanwhile).
             self._drawn_version, self._drawn_data = data.version, data
-            self.run_worker(
-                partial(self._summarize, snapshot(data)),  # type: ignore[arg-type]
-                group="overview-draw",
-                description="overview summary",  # not repr(): it would print every item
-                exclusive=True,
-                exit_on_error=False,
-            )
+            self._summarize(snapshot(data))
         elif data.loading:
             self._show_counts(counts(data))  # only the progress of the lists streaming in
         title = Text("Overview", style="bold")
@@ -173,8 +168,16 @@ class OverviewScreen(ShellScreen):
             title.append("  loading…", style="italic")
         self.query_one("#ov-title", Static).update(title, layout=False)
 
+    # The description is not repr(): it would print every item.
+    @work(
+        group="overview-draw",
+        name="summing up the overview",
+        description="overview summary",
+        exclusive=True,
+        exit_on_error=False,
+    )
     async def _summarize(self, data: OverviewData) -> None:
-        now = self.app.now()  # type: ignore[attr-defined]
+        now = surface(self).state.now()
         summary = await asyncio.to_thread(summarize, data, now)
         if not self.is_mounted:
             return
@@ -215,7 +218,7 @@ class OverviewScreen(ShellScreen):
         )
 
     def _show_previous(self) -> None:
-        log: Any = getattr(self.app, "activity", None)
+        log = surface(self).state.activity
         previous = log.previous[:3] if log is not None else []
         text = Text("\n".join(shown(e.summary()) for e in previous) if previous else "")
         self.query_one("#ov-previous", Static).update(text)

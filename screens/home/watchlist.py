@@ -22,13 +22,15 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from screens.app_surface import signed_in, surface
 from screens.dialogs.text_modal import TextModal
 from screens.frame import ShellScreen
+from screens.navigation import OpenItem
 from screens.refresh_timer import RefreshTimer
 from tui.api.errors import CloudError, NotFound
 from tui.home.watchlist import Bookmark, differences
@@ -128,7 +130,7 @@ class WatchlistScreen(ShellScreen):
     @property
     def bookmarks(self) -> dict[tuple[str, str], Bookmark]:
         """The profile's bookmarks (empty when the watchlist is off)."""
-        watchlist: Any = getattr(self.app, "watchlist", None)
+        watchlist = surface(self).state.watchlist
         return watchlist.bookmarks if watchlist is not None else {}
 
     def changes_of(self, ident: tuple[str, str]) -> list[tuple[str, Any, Any]]:
@@ -171,7 +173,7 @@ class WatchlistScreen(ShellScreen):
         if changed:
             title.append(f" · {changed:,} changed ✱")
         self.query_one(".watch-title", Static).update(title)
-        if getattr(self.app, "watchlist", None) is None:
+        if surface(self).state.watchlist is None:
             hint = "Bookmarks are off (the data folder cannot be written)."
         elif not marks:
             hint = "Nothing bookmarked yet. Press b on any item of any area to watch it here."
@@ -189,11 +191,12 @@ class WatchlistScreen(ShellScreen):
     def action_refresh(self) -> None:
         """Fetch every bookmarked item again."""
         self._show()
-        self.run_worker(self._fetch_all, group="watch", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+        self._fetch_all()
 
+    @work(group="watch", exclusive=True, exit_on_error=False, name="fetching the bookmarks")
     async def _fetch_all(self) -> None:
         bound = asyncio.Semaphore(FETCH_CONCURRENCY)
-        client = self.app.session.client  # type: ignore[attr-defined]
+        client = signed_in(self).client
 
         async def one(ident: tuple[str, str], mark: Bookmark) -> None:
             spec = SPECS.get(mark.spec_id)
@@ -230,15 +233,16 @@ class WatchlistScreen(ShellScreen):
         title = f"{spec.singular if spec else mark.spec_id} {mark.label}"
         self.app.push_screen(DiffScreen(title, changes))
         live = self.live.get(ident)
-        watchlist: Any = getattr(self.app, "watchlist", None)
+        state = surface(self).state
+        watchlist = state.watchlist
         if live is not None and changes and watchlist is not None:
-            watchlist.seen(ident, live, self.app.now())  # type: ignore[attr-defined]
+            watchlist.seen(ident, live, state.now())
         self._show()
 
     def action_remove(self) -> None:
         """Remove the bookmark under the cursor."""
         ident = self._ident_under_cursor()
-        watchlist: Any = getattr(self.app, "watchlist", None)
+        watchlist = surface(self).state.watchlist
         mark = self.bookmarks.get(ident) if ident else None
         if mark is None or watchlist is None:
             return
@@ -257,7 +261,7 @@ class WatchlistScreen(ShellScreen):
         if mark is None or spec is None or ident is None:
             return
         item: Mapping[str, Any] = self.live.get(ident) or mark.item
-        self.app.open_detail(spec, item, mark.params)  # type: ignore[attr-defined]
+        self.post_message(OpenItem(spec, item, mark.params))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("diff", "remove"):

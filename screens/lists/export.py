@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def run_export(app: App[Any], text: str) -> None:
     """Run ``:export ...`` on the list the user is looking at, and say where it went."""
     from screens.lists.list_pane import ResourceListPane
-    from screens.lists.pane_host import PaneHost
+    from screens.lists.pane_host import PaneHostScreen
 
     try:
         request = parse_export(text)
@@ -24,7 +24,7 @@ def run_export(app: App[Any], text: str) -> None:
         app.notify(shown(error), title=":export", severity="warning", markup=False)
         return
     screen = app.screen
-    pane = screen.active_pane() if isinstance(screen, PaneHost) else None
+    pane = screen.active_pane() if isinstance(screen, PaneHostScreen) else None
     if not isinstance(pane, ResourceListPane):
         app.notify(
             f"Open a list first: {USAGE} writes the list on screen.",

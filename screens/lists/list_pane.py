@@ -5,17 +5,23 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
-from screens.frame import action_for_key, add_action_bindings, check_availability, start_action
-from screens.lists.filter import ListFilter
-from screens.lists.marks import ListMarks
+from screens.actions.start import (
+    action_for_key,
+    add_action_bindings,
+    check_availability,
+    start_action,
+)
+from screens.app_surface import signed_in, surface
+from screens.lists.filter import RowFilter
+from screens.lists.marks import Marks
 from screens.lists.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from screens.navigation import OpenItem
 from tui.api.errors import CloudError, NotFound
@@ -31,11 +37,16 @@ from tui.refresh import (
     settled_items,
 )
 from tui.resources.loader import fetch_all, fetch_item, is_paged, iter_chunks
-from tui.resources.rows import item_key_of, table_row
+from tui.resources.rows import item_key_of, table_columns, table_row
 from tui.resources.spec import Action
-from tui.untrusted import shown
+from tui.untrusted import Shown, shown
+from widgets.list_lines import ListHeader, ListMessage
 from widgets.resource_table import ResourceTable
-from widgets.table_messages import CursorMoved, Selected, SortChanged
+from widgets.table_messages import CursorMoved, MarksChanged, Selected, SortChanged
+from widgets.textual_private import bind_last
+
+if TYPE_CHECKING:
+    from tui.api.client import ApiClient
 
 FORMAT_CHUNK = 200
 """Rows formatted between two yields to the event loop during a refresh (about 10 ms)."""
@@ -51,7 +62,7 @@ QUICK_FILTER_BINDING = Binding(
 """Bound on lists whose spec has a quick filter (the instance types' architecture)."""
 
 
-class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
+class ResourceListPane(RefreshingPane):
     """A list of one spec's items: header, table, message line.
 
     Bindings (besides the table's and the spec's actions):
@@ -67,7 +78,8 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     | M | list.mark_again | After a bulk action, mark the rows it ran on again |
 
     Actions declared ``bulk`` run on every marked row when rows are marked (see
-    :mod:`screens.lists.marks`); the filter language is :mod:`tui.resources.filter_query`.
+    :mod:`screens.lists.marks`); the filter language is :mod:`tui.resources.filter_query`
+    (:mod:`screens.lists.filter`).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -80,21 +92,18 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
 
     DEFAULT_CSS = """
     ResourceListPane { height: 1fr; }
-    ResourceListPane .list-message {
-        height: auto; max-height: 3; padding: 0 1; color: $text-muted;
-    }
-    ResourceListPane .list-message.-error { color: $text-error; }
-    ResourceListPane .list-message.-hidden { display: none; }
     """
 
     def init_state(self) -> None:
-        self.items: dict[Hashable, dict[str, Any]] = {}
+        self.items: Mapping[Hashable, dict[str, Any]] = {}
         self.total: int | None = None
         self.fetching = False
         """True while a load or refresh runs (not Textual's ``loading``: that would hide the
         table behind a spinner and ignore keys for the whole refresh)."""
-        self._quick: int = 0
-        self.focus_query = ""  # an overview attention row's items (screens.home.attention)
+        self.filter = RowFilter(self.spec)
+        self.marks = Marks()
+        self.focus_query = ""
+        """What an overview attention row's items were chosen by (:meth:`show_only`)."""
         self._binding_state: tuple[Any, ...] | None = None
         self._full_at = 0.0
         self._polled_at: dict[Hashable, float] = {}
@@ -102,20 +111,40 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         """Keys of the items in a transitional status (kept up to date by loads and diffs:
         scanning 10,000 items for it costs about 15 ms per refresh)."""
         if self.spec.quick_filter:
-            for binding in Binding.make_bindings([QUICK_FILTER_BINDING]):
-                self._bindings.key_to_bindings.setdefault(binding.key, []).append(binding)
+            bind_last(self, Binding.make_bindings([QUICK_FILTER_BINDING]))
         add_action_bindings(self, self.spec.actions)
-        self.init_marks()
+        Marks.bind_keys(self)
 
     # -- composition ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield from self.compose_list()
-        yield Static(classes="list-message -hidden")
+        yield ListHeader(classes="list-header")
+        yield ResourceTable(table_columns(self.spec), classes="list-table")
+        yield ListMessage()
 
     def on_mount(self) -> None:
         # Textual also calls RefreshingPane.on_mount (handlers run along the MRO).
         self._update_header()
+
+    @property
+    def table(self) -> ResourceTable:
+        """The table."""
+        return self.query_one(ResourceTable)
+
+    @property
+    def header(self) -> ListHeader:
+        """The title line and the filter input."""
+        return self.query_one(ListHeader)
+
+    @property
+    def filter_input(self) -> Input:
+        """The filter input."""
+        return self.header.filter_input
+
+    @property
+    def filter_text(self) -> str:
+        """The filter as typed."""
+        return self.filter.text
 
     # -- data -------------------------------------------------------------------------------
 
@@ -125,8 +154,8 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         key = self.table.cursor_key
         return self.items.get(key) if key is not None else None
 
-    def _client(self) -> Any:
-        return self.app.session.client  # type: ignore[attr-defined]
+    def _client(self) -> ApiClient:
+        return signed_in(self).client
 
     async def _refresh(self) -> None:
         self.fetching = True
@@ -162,12 +191,13 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     async def _stream(self) -> None:
         """First load: show rows page by page as they arrive."""
         table = self.table
+        self.items = streamed = dict(self.items)
         async for chunk in iter_chunks(self._client(), self.spec, self.params):
             self.total = chunk.total
             rows = []
             for item in chunk.items:
                 key = self.spec.item_key(item)
-                self.items[key] = item
+                streamed[key] = item
                 if self.spec.is_transitional(item):
                     self._transitional.add(key)
                 rows.append(table_row(self.spec, item))
@@ -206,7 +236,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
             upserts += [table_row(self.spec, new[k]) for k in dirty[start : start + FORMAT_CHUNK]]
             if start + FORMAT_CHUNK < len(dirty):
                 await asyncio.sleep(0)
-        self.items = new  # type: ignore[assignment]
+        self.items = new
         self.total = len(new)
         # Only added, changed and removed items can enter or leave a transitional status.
         self._transitional.difference_update(diff.removed)
@@ -216,18 +246,16 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
             else:
                 self._transitional.discard(k)
         self.table.update_rows(diff.order, upserts)
-        notify = getattr(self.app, "notify_settled", None)
         for change in settled:
-            if notify:
-                notify(self.spec, change)
+            # "web-1 is now running"
+            self.app.notify(change.message, title=self.spec.title, markup=False)
         self._refresh_bindings_if_changed()
 
     def _listing_requests(self) -> int:
         """Requests a full refresh of this list takes (its refresh budget is per request)."""
-        count = getattr(self._client(), "listing_requests", None)
-        if count is None or not is_paged(self.spec):
+        if not is_paged(self.spec):
             return 1
-        return int(count(self.spec.list_endpoint, len(self.items)))
+        return self._client().listing_requests(self.spec.list_endpoint, len(self.items))
 
     def _refresh_mode(self) -> RefreshMode:
         if not self.spec.view_endpoint or self.spec.adapter:
@@ -274,73 +302,181 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         return bool(self._transitional)
 
     def _remember(self) -> None:
-        remember = getattr(self.app, "remember_items", None)
-        if remember:
-            remember(self.spec, self.params, self.items)
+        surface(self).state.remember_items(self.spec, self.params, dict(self.items))
 
     # -- header and messages ----------------------------------------------------------------
 
     def _update_header(self) -> None:
-        if not self.is_mounted:
-            return
-        table = self.table
-        text = Text(self.spec.title, style="bold")
+        if self.is_mounted:
+            self.header.title_text = self._title()
+
+    def _title(self) -> Text:
+        """The list's name, its counts (held, shown, loading), the marks, the filters and the
+        sort."""
+        table, spec = self.table, self.spec
+        text = Text(spec.title, style="bold")
         held = len(self.items)
-        on_screen = table.row_count
         if self.fetching and not self.loaded:
             total = f" of {self.total:,}" if self.total else ""
             text.append(f"  {held:,}{total} loading…", style="italic")
         else:
             text.append(f"  {held:,} result{'s' if held != 1 else ''}")
-            if on_screen != held:
-                text.append(f" · {on_screen:,} shown")
+            if table.row_count != held:
+                text.append(f" · {table.row_count:,} shown")
             if self.fetching:
                 text.append("  ↻", style="italic")
         if table.marked:
             text.append(f"  {len(table.marked):,} marked", style="bold")
-        if self.filter_text:
+        if self.filter.text:
             text.append("  filter: ")
-            text.append(shown(self.filter_text))  # what the user typed (or pasted)
+            text.append(shown(self.filter.text))  # what the user typed (or pasted)
         if self.focus_query:
             text.append(f"  showing {shown(self.focus_query)} (escape: all)")
-        quick = self._quick_value()
-        spec = self.spec
-        if quick and spec.quick_filter:
-            text.append(f"  {spec.quick_filter[0]}: {quick}")
-        elif spec.quick_filter:
-            text.append(f"  {spec.quick_filter[0]}: all")
+        if self.filter.quick_label:
+            text.append(f"  {self.filter.quick_label}")
         column, reverse = table.sort_state
         if column is not None:
             text.append(f"  sorted by {spec.columns[column].title} {'▼' if reverse else '▲'}")
-        # One fixed-height line: no screen layout needed (it would cost ~20 ms per keystroke).
-        self.query_one(".list-title", Static).update(text, layout=False)
+        return text
 
     def _update_message(self) -> None:
         if not self.is_mounted:
             return
-        message = self.query_one(".list-message", Static)
-        text = ""
-        error = False
+        message = self.query_one(ListMessage)
         if self.error is not None:
-            error = True
-            text = describe_error(self.error)
-            if self.items:
-                text += " Showing the rows loaded before."
-            if is_permanent(self.error):
-                text += " Press r to try again."
-            elif self.last_delay:
-                text += f" Retrying in {self.last_delay:.0f} s."
+            message.say(self._error_text(self.error), error=True)
         elif self.loaded and not self.items:
-            text = self.spec.empty_hint
+            message.say(shown(self.spec.empty_hint))
         elif self.loaded and self.table.row_count == 0:
-            text = f"{self.filter_problem()} No rows match the filter. Press escape to clear it."
-            text = text.strip()
-        if text != getattr(message, "_shown_text", None):
-            # Unchanged text (every keystroke, every refresh) skips an update and its layout.
-            message._shown_text = text  # type: ignore[attr-defined]
-            message.update(Text(shown(text)))
-        message.set_class(not text, "-hidden")
-        message.set_class(error, "-error")
+            problem = self.filter.problem(self.items.values())
+            message.say(f"{problem} No rows match the filter. Press escape to clear it.".strip())
+        else:
+            message.say("")
+
+    def _error_text(self, error: CloudError) -> Shown:
+        text = describe_error(error)
+        if self.items:
+            text += " Showing the rows loaded before."
+        if is_permanent(error):
+            text += " Press r to try again."
+        elif self.last_delay:
+            text += f" Retrying in {self.last_delay:.0f} s."
+        return text
+
+    # -- filters ----------------------------------------------------------------------------
+
+    def set_filter_text(self, text: str) -> None:
+        """Filter the list by ``text`` (``#tag field:value words``; empty: every row)."""
+        self.filter.set_text(text)
+        self._filters_changed()
+
+    def show_filter(self, text: str) -> None:
+        """Filter by ``text`` and show it in the filter line (links from other screens:
+        ``status:offline``, ``#production``)."""
+        self.header.show_filter(text, focus=False)
+        self.filter_input.set_class(not text, "-hidden")
+        self.set_filter_text(text)
+
+    def show_only(self, query: str, keys: frozenset[Hashable]) -> None:
+        """Show only the rows of ``keys``, chosen by ``query`` (an overview attention row whose
+        query the filter language cannot say); escape shows every row again."""
+        self.focus_query = query
+        self.table.set_predicate(lambda row: row.key in keys)
+        self._update_header()
+        self._update_message()
+
+    def filter_problem(self) -> Shown:
+        """Why the filter may match nothing (a field no item has), or ""."""
+        return self.filter.problem(self.items.values())
+
+    def action_quick_filter(self) -> None:
+        """Cycle the quick filter: all, then each value."""
+        if self.spec.quick_filter:
+            self.filter.cycle_quick()
+            self._filters_changed()
+
+    def set_quick_filter(self, value: str | None) -> None:
+        """Show only items whose quick-filter field equals ``value`` (None: all)."""
+        if self.spec.quick_filter:
+            self.filter.set_quick(value)
+            self._filters_changed()
+
+    def _filters_changed(self) -> None:
+        self.filter.apply(self.table, lambda key: self.items.get(key, {}))
+        self._update_header()
+        self._update_message()
+
+    # -- marks ------------------------------------------------------------------------------
+
+    @property
+    def marked_count(self) -> int:
+        """How many rows are marked."""
+        return len(self.table.marked)
+
+    def marked_items(self) -> list[dict[str, Any]]:
+        """The marked items, in the list's order (marks of vanished items are gone)."""
+        return Marks.marked_items(self.items, self.table.marked)
+
+    def on_resource_table_marks_changed(self, event: MarksChanged) -> None:
+        event.stop()
+        self.marks_changed()
+
+    def marks_changed(self) -> None:
+        """Say how many rows are marked (footer key and header) and re-judge the actions."""
+        Marks.label_keys(self, self.marked_count)
+        self._update_header()
+        self._binding_state = None  # the footer's labels changed, not only states
+        self._refresh_bindings_if_changed()
+
+    def action_clear_marks(self) -> None:
+        """Unmark every row."""
+        self.table.action_clear_marks()
+
+    def can_mark_again(self) -> bool:
+        """True when the last bulk run's rows are listed and not all marked now."""
+        return self.marks.can_mark_again(self.items, self.table.marked)
+
+    def action_mark_again(self) -> None:
+        """Mark the rows of the last bulk run again (those still listed), and only those."""
+        again = self.marks.again(self.items)
+        if again:
+            self.table.set_marks(again)
+
+    def acts_on_marks(self, action: Action) -> bool:
+        """True when ``action`` would run on the marked rows now."""
+        return Marks.acts_on_marks(action, self.table.marked)
+
+    def bulk_available(self, action: Action) -> bool:
+        """True when at least one marked item allows ``action`` (asked once per marks, data
+        and user)."""
+        context = (self.table.marked, id(self.items), surface(self).state.user_context)
+        return self.marks.offered(
+            action,
+            context,
+            lambda: any(
+                check_availability(self, self.spec, action, item)[0] for item in self.marked_items()
+            ),
+        )
+
+    def start_bulk(self, action: Action) -> None:
+        """Run ``action`` on every marked row (one confirmation, live progress, summary)."""
+        items = self.marked_items()
+        ran_on = frozenset(self.table.marked)
+        spec, params, screen = self.spec, self.params, self.screen
+
+        def check(item: Mapping[str, Any]) -> tuple[bool, str]:
+            return check_availability(self, spec, action, item)
+
+        def set_marks(keys: set[Hashable]) -> None:
+            self.marks.last_run = ran_on  # the run happened: M marks this set again
+            self.table.set_marks(keys)
+
+        async def run() -> bool:
+            from screens.actions.bulk import run_bulk
+
+            return await run_bulk(screen, spec, action, items, params, check, set_marks)
+
+        start_action(self, screen, spec, action, None, params, self._after_action, run)
 
     # -- events -----------------------------------------------------------------------------
 
@@ -359,7 +495,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     def _footer_state(self) -> tuple[Any, ...]:
         """What the footer shows for the row under the cursor (and the user's grants)."""
         return (
-            getattr(self.app, "user_version", 0),
+            surface(self).state.user_context,
             self.marked_count,
             self.can_mark_again(),
             *(self.check_action("run_action", (a.id,)) for a in self.spec.actions),
@@ -389,7 +525,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if not event.value:
-            self.filter_input.add_class("-hidden")
+            self.header.hide_filter()
         self.table.focus()
 
     def on_key(self, event: events.Key) -> None:
@@ -401,7 +537,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         if self.acts_on_marks(action):
             enabled, reason = self.bulk_available(action), "no marked row allows it"
         else:
-            enabled, reason = check_availability(self.app, self.spec, action, self._target(action))
+            enabled, reason = check_availability(self, self.spec, action, self._target(action))
         if not enabled:
             event.stop()
             self.app.notify(
@@ -434,13 +570,11 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
 
     def action_filter(self) -> None:
         """Show the filter input and focus it."""
-        self.filter_input.remove_class("-hidden")
-        self.filter_input.focus()
+        self.header.show_filter()
 
     def action_clear_filter(self) -> None:
         """Clear and hide the filter."""
-        self.filter_input.value = ""
-        self.filter_input.add_class("-hidden")
+        self.header.hide_filter(clear=True)
         self.focus_query = ""  # an overview attention row's items: the filter shows all again
         self.set_filter_text("")
         self.table.focus()

@@ -1,23 +1,22 @@
 """Marked rows of a resource list: the "N marked" key, and bulk actions on the marks.
 
-A mixin of :class:`~screens.lists.list_pane.ResourceListPane`. An action declared ``bulk`` in its
-spec runs on every marked row when there are any (see :mod:`screens.actions.bulk`); it is
-offered while at least one marked item allows it, and the others are listed as skipped.
+The list's :class:`Marks`. An action declared ``bulk`` in its spec runs on every marked row when
+there are any (see :mod:`screens.actions.bulk`); it is offered while at least one marked item
+allows it, and the others are listed as skipped.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Set as AbstractSet
+from typing import Any
 
 from textual.binding import Binding
+from textual.dom import DOMNode
 
-from screens.frame import check_availability, start_action
 from tui.resources.spec import Action
-
-if TYPE_CHECKING:
-    from widgets.table_messages import MarksChanged
+from widgets.textual_private import bind_first, rebind
 
 MARKS_KEYS = ("ctrl+space", "ctrl+@")
 """A terminal sends ctrl+space as NUL, which Textual names ctrl+@: both clear the marks."""
@@ -32,118 +31,64 @@ MARK_AGAIN_BINDING = Binding("M", "mark_again", "Mark again", id="list.mark_agai
 rebooted, then shut down, then deleted without marking it three times."""
 
 
-class ListMarks:
-    """Marks and bulk actions of a list pane (uses its ``spec``, ``items`` and ``table``)."""
+class Marks:
+    """The marks of one list beyond the table's own set: the keys the last bulk run went to
+    (``M`` marks them again), and which bulk actions the marked rows offer.
 
-    _bulk_cache: dict[str, bool]
-    _bulk_cache_key: tuple[Any, ...] | None
-    _last_run: frozenset[Hashable]
-    """Keys of the rows the last bulk run was sent for (``M`` marks them again)."""
+    The table holds which rows are marked; this object holds what the list makes of them.
+    """
 
-    def init_marks(self) -> None:
-        """Bind the "N marked" and "mark again" keys first, so the footer shows them before
-        the actions."""
-        self._bulk_cache = {}
-        self._bulk_cache_key = None
-        self._last_run = frozenset()
-        own: dict[str, list[Binding]] = self._pane._bindings.key_to_bindings
-        existing = dict(own)
-        own.clear()
-        for key in MARKS_KEYS:
-            own[key] = [dataclasses.replace(MARKS_BINDING, key=key)]
-        own[MARK_AGAIN_BINDING.key] = [MARK_AGAIN_BINDING]
-        own.update(existing)
+    def __init__(self) -> None:
+        self.last_run: frozenset[Hashable] = frozenset()
+        """Keys of the rows the last bulk run was sent for."""
+        self._offered: dict[str, bool] = {}
+        self._offered_for: tuple[Any, ...] | None = None
 
-    @property
-    def _pane(self) -> Any:
-        return self
+    @staticmethod
+    def bind_keys(node: DOMNode) -> None:
+        """Bind the "N marked" and "mark again" keys on ``node``, first, so the footer shows
+        them before the actions."""
+        marks = [dataclasses.replace(MARKS_BINDING, key=key) for key in MARKS_KEYS]
+        bind_first(node, [*marks, MARK_AGAIN_BINDING])
 
-    @property
-    def marked_count(self) -> int:
-        """How many rows are marked."""
-        return len(self._pane.table.marked)
-
-    def marked_items(self) -> list[dict[str, Any]]:
-        """The marked items, in the list's order (marks of vanished items are gone)."""
-        pane = self._pane
-        marked = pane.table.marked
-        return [item for key, item in pane.items.items() if key in marked]
-
-    def on_resource_table_marks_changed(self, event: MarksChanged) -> None:
-        event.stop()
-        self.marks_changed()
-
-    def marks_changed(self) -> None:
-        """Say how many rows are marked (footer key and header) and re-judge the actions."""
-        pane = self._pane
-        count = self.marked_count
+    @staticmethod
+    def label_keys(node: DOMNode, count: int) -> None:
+        """Say on the footer's key how many rows are marked ("3 marked")."""
         description = f"{count} marked" if count else "marked"
         for key in MARKS_KEYS:
-            pane._bindings.key_to_bindings[key] = [
-                dataclasses.replace(MARKS_BINDING, key=key, description=description)
-            ]
-        pane._update_header()
-        pane._binding_state = None  # the footer's labels changed, not only states
-        pane._refresh_bindings_if_changed()
+            rebind(
+                node, key, [dataclasses.replace(MARKS_BINDING, key=key, description=description)]
+            )
 
-    def action_clear_marks(self) -> None:
-        """Unmark every row."""
-        self._pane.table.action_clear_marks()
+    @staticmethod
+    def marked_items(
+        items: Mapping[Hashable, dict[str, Any]], marked: AbstractSet[Hashable]
+    ) -> list[dict[str, Any]]:
+        """The marked items, in the list's order (marks of vanished items are gone)."""
+        return [item for key, item in items.items() if key in marked]
 
-    def last_run_keys(self) -> frozenset[Hashable]:
+    def again(self, items: Mapping[Hashable, Any]) -> frozenset[Hashable]:
         """The rows of the last bulk run that are still listed."""
-        items = self._pane.items
-        return frozenset(k for k in self._last_run if k in items)
+        return frozenset(k for k in self.last_run if k in items)
 
-    def can_mark_again(self) -> bool:
+    def can_mark_again(self, items: Mapping[Hashable, Any], marked: AbstractSet[Hashable]) -> bool:
         """True when the last bulk run's rows are listed and not all marked now."""
-        again = self.last_run_keys()
-        return bool(again) and self._pane.table.marked != again
+        again = self.again(items)
+        return bool(again) and marked != again
 
-    def action_mark_again(self) -> None:
-        """Mark the rows of the last bulk run again (those still listed), and only those."""
-        again = self.last_run_keys()
-        if again:
-            self._pane.table.set_marks(again)
-
-    def acts_on_marks(self, action: Action) -> bool:
+    @staticmethod
+    def acts_on_marks(action: Action, marked: AbstractSet[Hashable]) -> bool:
         """True when ``action`` would run on the marked rows now."""
-        return action.bulk and action.target == "item" and self.marked_count > 0
+        return action.bulk and action.target == "item" and bool(marked)
 
-    def bulk_available(self, action: Action) -> bool:
-        """True when at least one marked item allows ``action`` (cached per marks and data)."""
-        pane = self._pane
-        key = (pane.table.marked, id(pane.items), getattr(pane.app, "user_version", 0))
-        if key != self._bulk_cache_key:
-            self._bulk_cache_key = key
-            self._bulk_cache = {}
-        if action.id not in self._bulk_cache:
-            self._bulk_cache[action.id] = any(
-                check_availability(pane.app, pane.spec, action, item)[0]
-                for item in self.marked_items()
-            )
-        return self._bulk_cache[action.id]
-
-    def start_bulk(self, action: Action) -> None:
-        """Run ``action`` on every marked row (one confirmation, live progress, summary)."""
-        pane = self._pane
-        items = self.marked_items()
-        ran_on = frozenset(pane.table.marked)
-
-        def check(item: Mapping[str, Any]) -> tuple[bool, str]:
-            return check_availability(pane.app, pane.spec, action, item)
-
-        def set_marks(keys: set[Hashable]) -> None:
-            self._last_run = ran_on  # the run happened: M marks this set again
-            pane.table.set_marks(keys)
-
-        async def run() -> bool:
-            from screens.actions.bulk import run_bulk
-
-            return await run_bulk(
-                pane.screen, pane.spec, action, items, pane.params, check, set_marks
-            )
-
-        start_action(
-            pane, pane.screen, pane.spec, action, None, pane.params, pane._after_action, run
-        )
+    def offered(
+        self, action: Action, context: tuple[Any, ...], allowed: Callable[[], bool]
+    ) -> bool:
+        """Whether at least one marked item allows ``action``, asked of ``allowed`` once per
+        ``context`` (the marks, the items and the user: the answer holds while they do)."""
+        if context != self._offered_for:
+            self._offered_for = context
+            self._offered = {}
+        if action.id not in self._offered:
+            self._offered[action.id] = allowed()
+        return self._offered[action.id]

@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from textual import work
 from textual.containers import Vertical
+from textual.message_pump import MessagePump
 
+from screens.app_surface import Change, surface
 from screens.dialogs.commands import copy_text
 from screens.frame import WorkerForwarding, main_focus_target
 from screens.refresh_timer import RefreshTimer
@@ -25,7 +28,7 @@ PaletteAction = tuple[ResourceSpec, Action, dict[str, Any] | None, dict[str, Any
 
 
 def copy_item(
-    node: Any, spec: ResourceSpec, item: Mapping[str, Any] | None, *, reveal_key: str = ""
+    node: MessagePump, spec: ResourceSpec, item: Mapping[str, Any] | None, *, reveal_key: str = ""
 ) -> None:
     """Copy the id, address or URL of ``item`` with OSC 52 and say what was copied.
 
@@ -47,11 +50,9 @@ def copy_item(
     node.app.copy_to_clipboard(value)
     # Over tmux the user needs `set -g set-clipboard on`; showing the value covers that case too.
     node.app.notify(f"{field_title(spec, key)}: {shown(value)}", title="Copied", markup=False)
-    if hasattr(node.app, "last_copied"):
-        node.app.last_copied = value
 
 
-def show_json(node: Any, title: Shown, item: Mapping[str, Any] | None) -> None:
+def show_json(node: MessagePump, title: Shown, item: Mapping[str, Any] | None) -> None:
     """Open the raw JSON of ``item``."""
     from screens.dialogs.json_view import JsonViewScreen
 
@@ -91,8 +92,8 @@ class RefreshingPane(WorkerForwarding, Vertical):
         self.refresher.visible = not lazy
         self.loaded = False
         self.error: CloudError | None = None
-        self._seen_changes = 0
-        """The app's change count when this pane last refreshed."""
+        self._stale = False
+        """A change was sent through the app since this pane last refreshed."""
         self.focus_when_mounted = False
         """Take the focus once composed (a tab's pane created as its tab is shown)."""
         self.init_state()
@@ -101,6 +102,7 @@ class RefreshingPane(WorkerForwarding, Vertical):
         """Set up a subclass's own state (called at the end of ``__init__``)."""
 
     def on_mount(self) -> None:
+        surface(self).change_signal.subscribe(self, self._change_sent, immediate=True)
         self.refresher.configure()
         if self._live:
             self.refresh_now()
@@ -149,7 +151,14 @@ class RefreshingPane(WorkerForwarding, Vertical):
         self.refresher.set_visible(self.visible_now, loaded=self.loaded)
 
     def _changed_elsewhere(self) -> bool:
-        return int(getattr(self.app, "changes", 0)) != self._seen_changes
+        return self._stale
+
+    def _change_sent(self, change: Change) -> None:
+        """A change was sent through the app: this list refreshes when it is shown again, and
+        at once, when the change's answer was lost, if its screen lies under the top one."""
+        self._stale = True
+        if change.answer_lost and self.loaded and self.screen in self.app.screen_stack[:-1]:
+            self.refresh_now()
 
     def _timer_fired(self) -> None:
         self.refresh_now()
@@ -158,14 +167,22 @@ class RefreshingPane(WorkerForwarding, Vertical):
     def refresh_now(self) -> None:
         """Refresh at once (the timer is re-armed when it completes)."""
         self.timed_refresh = False
-        self._seen_changes = int(getattr(self.app, "changes", 0))
+        self._stale = False
         self.refresher.stop()
-        # The function, not a coroutine: an exclusive worker cancelled before it starts must
-        # not leave an un-awaited coroutine behind.
-        self.run_worker(self._refresh, group="refresh", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+        self._run_refresh()
+
+    # ``@work`` hands Textual the method, not a coroutine: an exclusive worker cancelled
+    # before it starts leaves no un-awaited coroutine behind.
+    @work(group="refresh", exclusive=True, exit_on_error=False, name="refreshing")
+    async def _run_refresh(self) -> None:
+        await self._refresh()
 
     async def _refresh(self) -> None:
         raise NotImplementedError
+
+    def palette_actions(self) -> list[PaletteAction]:
+        """Actions the palette offers here, with the item and parameters each applies to."""
+        return []
 
     def _succeeded(self, transitional: bool) -> None:
         self.error = None

@@ -1,4 +1,4 @@
-"""Making panes for specs, and the mixin of screens that hold them in tabs."""
+"""Making panes for specs, and the base of the screens that hold them in tabs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.widgets import TabbedContent, TabPane
 
+from screens.frame import ShellScreen
 from screens.lists.list_pane import ResourceListPane
 from screens.lists.pane import RefreshingPane
 from screens.lists.singleton_pane import SingletonPane
@@ -44,18 +45,18 @@ def make_pane(
     return ResourceListPane(spec, params, lazy=lazy, id=id)
 
 
-class PaneHost:
-    """Mixin for screens holding panes: suspend them with the screen, track the shown tab."""
+class PaneHostScreen(ShellScreen):
+    """An area screen that holds panes in tabs (a list screen, a detail screen): its panes are
+    suspended with it, and each knows whether its tab is the one shown."""
 
     def on_screen_suspend(self) -> None:
-        for pane in self.query(RefreshingPane):  # type: ignore[attr-defined]
+        for pane in self.query(RefreshingPane):
             pane.set_suspended(True)
 
     def on_screen_resume(self) -> None:
-        for pane in self.query(RefreshingPane):  # type: ignore[attr-defined]
+        for pane in self.query(RefreshingPane):
             pane.set_suspended(False)
 
-    # A naming-convention handler, not @on: decorated handlers of plain mixins are not collected.
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         for pane in event.tabbed_content.query(RefreshingPane):
             owner = _nearest(pane, TabPane)
@@ -65,18 +66,18 @@ class PaneHost:
 
     def refresh_all(self) -> None:
         """Refresh every pane that is shown."""
-        for pane in self.query(RefreshingPane):  # type: ignore[attr-defined]
+        for pane in self.query(RefreshingPane):
             if pane.visible_now:
                 pane.refresh_now()
 
     def active_pane(self) -> RefreshingPane | None:
         """The pane the user is looking at (the focused one, else the shown tab's)."""
-        focused = self.focused  # type: ignore[attr-defined]
+        focused = self.focused
         if focused is not None:
             for node in (focused, *focused.ancestors):
                 if isinstance(node, RefreshingPane):
                     return node
-        for pane in self.query(RefreshingPane):  # type: ignore[attr-defined]
+        for pane in self.query(RefreshingPane):
             if pane.visible_now:
                 return pane
         return None

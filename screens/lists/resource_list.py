@@ -13,14 +13,13 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.widgets import TabbedContent, TabPane
 
-from screens.frame import ShellScreen
 from screens.lists.pane import PaletteAction, RefreshingPane
-from screens.lists.pane_host import PaneHost, make_pane
+from screens.lists.pane_host import PaneHostScreen, make_pane
 from tui.resources.areas import SPECS
 from tui.resources.spec import ResourceSpec
 
 
-class ResourceListScreen(PaneHost, ShellScreen):
+class ResourceListScreen(PaneHostScreen):
     """An area's list (with further top-level resources of the area as tabs).
 
     Args:
@@ -75,7 +74,7 @@ class ResourceListScreen(PaneHost, ShellScreen):
         return pane
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        # Runs before PaneHost's handler (next in the MRO), which marks the live panes.
+        # Runs before PaneHostScreen's handler (next in the MRO), which marks the live panes.
         pane_id = event.pane.id or ""
         if event.tabbed_content.id == "area-tabs" and pane_id.startswith("tab-"):
             index = int(pane_id.removeprefix("tab-"))
@@ -111,4 +110,4 @@ class ResourceListScreen(PaneHost, ShellScreen):
 
     def palette_actions(self) -> list[PaletteAction]:
         """Actions of the shown pane."""
-        return self.pane.palette_actions()  # type: ignore[attr-defined]
+        return self.pane.palette_actions()

@@ -13,13 +13,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from screens.frame import add_action_bindings, check_availability, start_action
+from screens.actions.start import add_action_bindings, check_availability, start_action
+from screens.app_surface import signed_in
 from screens.lists.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
 from tui.resources.format import has_secret_fields
 from tui.resources.loader import fetch_item
 from widgets.detail_panel import DetailPanel
+from widgets.textual_private import bind_last
 
 REVEAL_BINDING = Binding("s", "reveal", "Show/hide secret", id="detail.reveal")
 """Added to a pane whose spec has secret fields (a module constant, so ``[keymap]`` knows it)."""
@@ -44,7 +46,7 @@ class SingletonPane(RefreshingPane):
         self.item: dict[str, Any] = {}
         add_action_bindings(self, self.spec.actions)
         if has_secret_fields(self.spec):
-            self._bindings.key_to_bindings.setdefault("s", []).append(REVEAL_BINDING)
+            bind_last(self, [REVEAL_BINDING])
 
     @property
     def panel(self) -> DetailPanel:
@@ -66,7 +68,7 @@ class SingletonPane(RefreshingPane):
 
     async def _refresh(self) -> None:
         try:
-            self.item = await fetch_item(self.app.session.client, self.spec, {}, self.params)  # type: ignore[attr-defined]
+            self.item = await fetch_item(signed_in(self).client, self.spec, {}, self.params)
         except CloudError as error:
             self._failed(error, False)
         else:
@@ -82,7 +84,7 @@ class SingletonPane(RefreshingPane):
             spec_action = self.spec.action(str(parameters[0]))
             if spec_action is None:
                 return False
-            enabled, _ = check_availability(self.app, self.spec, spec_action, self.item)
+            enabled, _ = check_availability(self, self.spec, spec_action, self.item)
             return True if enabled else None
         return True
 

@@ -106,7 +106,7 @@ def declared_bindings() -> tuple[DeclaredBinding, ...]:
         Class bindings (by class name), then module constants (by name), then spec actions
         (by spec id); a binding declared by several classes is listed once per class.
     """
-    from screens.frame import binding_for
+    from screens.actions.start import binding_for
     from tui.resources.areas import SPECS
 
     modules = list(ui_modules())

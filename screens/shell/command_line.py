@@ -7,26 +7,25 @@ to the profiles.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from screens.lists.pane_host import PaneHost
+from screens.app_surface import surface
+from screens.lists.pane_host import PaneHostScreen
+from screens.navigation import GoToArea, HelpAsked
 from tui.accounts.fanout import complete_fanout, parse_fanout_command
 from tui.accounts.switch import complete_account, parse_account_command, profile_names
 from tui.home.areas import READ_ONLY_WORDS, home_area
 from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command, resolve_command
 from tui.untrusted import shown
-
-if TYPE_CHECKING:
-    from tui.app import CloudApp
 
 
 class CommandLineScreen(ModalScreen[str | None]):
@@ -50,8 +49,7 @@ class CommandLineScreen(ModalScreen[str | None]):
     """
 
     def _profiles(self) -> list[str]:
-        settings = getattr(self.app, "settings", None)
-        return profile_names(settings) if settings is not None else []
+        return profile_names(surface(self).state.settings)
 
     def _matches(self, text: str) -> list[str]:
         """Completions of ``text``: profiles after ``account``, areas and profiles after
@@ -110,7 +108,25 @@ class CommandLineScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def run_command(app: CloudApp, text: str | None) -> None:
+@runtime_checkable
+class RefreshesAll(Protocol):
+    """A screen that ``:refresh`` refreshes (every pane it shows)."""
+
+    def refresh_all(self) -> None:
+        """Refresh what the screen shows."""
+        ...
+
+
+@runtime_checkable
+class ShowsJson(Protocol):
+    """A screen or pane that ``:json`` shows the raw JSON of (its item, or the row's)."""
+
+    def action_json(self) -> None:
+        """Show the raw JSON."""
+        ...
+
+
+def run_command(app: App[Any], text: str | None) -> None:
     """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in.
 
     Args:
@@ -120,57 +136,68 @@ def run_command(app: CloudApp, text: str | None) -> None:
     if not text:
         return
     word = text.strip().lstrip(":").lower()
-    account = parse_account_command(text)
-    if account is not None:
-        from screens.accounts.switch import account_command
-
-        account_command(app, account)  # the profile name keeps its case
-        return
-    fanout = parse_fanout_command(text, app.settings)
-    if isinstance(fanout, str):
-        app.notify(shown(fanout), title=":fanout", severity="warning", markup=False)
-        return
-    if fanout is not None:
-        from screens.accounts.fanout import open_fanout
-
-        open_fanout(app, fanout)  # a list, or the overview of every account
-        return
-    if word.split()[0] == "export":
-        from screens.lists.export import run_export
-
-        run_export(app, text.strip().lstrip(":"))  # the path keeps its case
-        return
-    builtin = BUILTIN_COMMANDS.get(word)
-    if builtin == "quit":
-        app.exit(0)
-        return
-    if builtin == "help":
-        app.action_help()
-        return
-    if builtin == "back":
-        if len(app.screen_stack) > 1:
-            app.pop_screen()
-        return
-    if builtin in ("refresh", "json"):
-        screen = app.screen
-        method = getattr(screen, "refresh_all" if builtin == "refresh" else "action_json", None)
-        if method is None and builtin == "json" and isinstance(screen, PaneHost):
-            pane = screen.active_pane()
-            method = getattr(pane, "action_json", None)
-        if method is not None:
-            method()
-        return
-    if word in READ_ONLY_WORDS:
-        from screens.home.glue import toggle_read_only
-
-        toggle_read_only(app)
+    if _account_command(app, text, word) or _builtin_command(app, word):
         return
     home = home_area(word)
     if home is not None:
-        app.go_to_area(home)
+        app.post_message(GoToArea(home))
         return
     destination = resolve_command(word)
     if destination is None:
         app.notify(f"Unknown command: {shown(text)}", title=":", severity="warning", markup=False)
         return
-    app.go_to_area(destination.area.id, destination.spec or destination.area.root)
+    app.post_message(GoToArea(destination.area.id, destination.spec or destination.area.root))
+
+
+def _account_command(app: App[Any], text: str, word: str) -> bool:
+    """``:account``, ``:fanout``, ``:export`` and ``:read-only``: True when ``text`` was one."""
+    account = parse_account_command(text)
+    if account is not None:
+        from screens.accounts.switch import account_command
+
+        account_command(app, account)  # the profile name keeps its case
+        return True
+    fanout = parse_fanout_command(text, surface(app).state.settings)
+    if isinstance(fanout, str):
+        app.notify(shown(fanout), title=":fanout", severity="warning", markup=False)
+        return True
+    if fanout is not None:
+        from screens.accounts.fanout import open_fanout
+
+        open_fanout(app, fanout)  # a list, or the overview of every account
+        return True
+    if word.split()[0] == "export":
+        from screens.lists.export import run_export
+
+        run_export(app, text.strip().lstrip(":"))  # the path keeps its case
+        return True
+    if word in READ_ONLY_WORDS:
+        from screens.home.read_only import toggle_read_only
+
+        toggle_read_only(app)
+        return True
+    return False
+
+
+def _builtin_command(app: App[Any], word: str) -> bool:
+    """``:quit``, ``:help``, ``:back``, ``:refresh`` and ``:json``: True when ``word`` was one."""
+    builtin = BUILTIN_COMMANDS.get(word)
+    if builtin == "quit":
+        app.exit(0)
+    elif builtin == "help":
+        app.post_message(HelpAsked())
+    elif builtin == "back":
+        if len(app.screen_stack) > 1:
+            app.pop_screen()
+    elif builtin == "refresh":
+        if isinstance(app.screen, RefreshesAll):
+            app.screen.refresh_all()
+    elif builtin == "json":
+        screen = app.screen
+        pane = screen.active_pane() if isinstance(screen, PaneHostScreen) else None
+        target = screen if isinstance(screen, ShowsJson) else pane
+        if isinstance(target, ShowsJson):
+            target.action_json()
+    else:
+        return False
+    return True

@@ -11,6 +11,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from textual.app import App
+
+from screens.app_surface import surface
+from tui.session.config import Settings
 from tui.session.config_keys import UnknownKey, unknown_binding_ids
 from tui.untrusted import shown
 
@@ -19,26 +23,26 @@ TIMEOUT = 20.0
 """Seconds a warning stays: long enough to read a key's name and the suggestion."""
 
 
-def announce_unknown_keys(app: Any) -> None:
+def announce_unknown_keys(app: App[Any]) -> None:
     """Notify each unknown setting now and start checking the keymap (see the module)."""
-    for key in app.settings.unknown_keys:
+    settings = surface(app).state.settings
+    for key in settings.unknown_keys:
         _notify(app, key)
-    settings = app.settings
     if settings.keymap or settings.plugins or settings.aliases or settings.hotkeys:
-        app.run_worker(_check_keymap(app), group="config-keymap", exit_on_error=False)
+        app.run_worker(_check_keymap(app, settings), group="config-keymap", exit_on_error=False)
 
 
-async def _check_keymap(app: Any) -> None:
+async def _check_keymap(app: App[Any], settings: Settings) -> None:
     from screens.shell.binding_ids import binding_ids
 
     known = await asyncio.to_thread(binding_ids)
-    for key in unknown_binding_ids(app.settings.keymap, known):
+    for key in unknown_binding_ids(settings.keymap, known):
         _notify(app, key)
-    for problem in await asyncio.to_thread(_extension_problems, app.settings):
+    for problem in await asyncio.to_thread(_extension_problems, settings):
         app.notify(shown(problem), title=TITLE, severity="warning", timeout=TIMEOUT, markup=False)
 
 
-def _extension_problems(settings: Any) -> list[str]:
+def _extension_problems(settings: Settings) -> list[str]:
     """What is wrong with the plugins, aliases and hotkeys (as ``doctor`` says it)."""
     import shutil
 
@@ -48,5 +52,5 @@ def _extension_problems(settings: Any) -> list[str]:
     return list(extension_problems(settings, shutil.which, item_screen_keys))
 
 
-def _notify(app: Any, key: UnknownKey) -> None:
+def _notify(app: App[Any], key: UnknownKey) -> None:
     app.notify(key.message(), title=TITLE, severity="warning", timeout=TIMEOUT, markup=False)

@@ -1,24 +1,34 @@
 """Command palette (ctrl+p) providers: areas, the current screen's actions, and resources by label.
 
-"Jump to any resource by label" searches every list loaded so far (``app.resource_index``) and,
-when the palette opens, fetches the first page of each area that was never opened, so the
-results grow while the user types. Labels come from the API: they are matched and shown as
-literal text, never parsed as markup.
+"Jump to any resource by label" searches every list loaded so far (the account's
+``resource_index``) and, when the palette opens, fetches the first page of each area that was
+never opened, so the results grow while the user types. Labels come from the API: they are
+matched and shown as literal text, never parsed as markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.markup import escape
+from textual.screen import Screen
 
+from screens.actions.start import check_availability, start_action
+from screens.app_surface import surface
+from screens.lists.pane import PaletteAction
+from screens.lists.pane_host import PaneHostScreen
+from screens.navigation import GoToArea, OpenItem
+from tui.accounts.state import AccountState
+from tui.api.errors import CloudError
 from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
-from tui.resources.spec import ResourceSpec
+from tui.resources.loader import iter_chunks
+from tui.resources.spec import Action, ResourceSpec
 from tui.untrusted import Shown, shown
 from widgets.key_names import action_key_label
 
@@ -47,10 +57,11 @@ class AreaCommands(Provider):
     """ "Go to <area>" for every area and every top-level tab."""
 
     def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        go = getattr(self.app, "go_to_area", None)
         out: list[tuple[str, Callable[[], Any], str]] = []
-        if go is None:
-            return out
+
+        def go(area_id: str, spec_id: str | None = None) -> None:
+            self.app.post_message(GoToArea(area_id, spec_id))
+
         for area in (*HOME_AREAS, *AREAS):
             out.append((f"Go to {area.title}", partial(go, area.id), f":{area.id}"))
             for tab in area.tabs:
@@ -77,20 +88,42 @@ class AreaCommands(Provider):
                 )
 
 
+@runtime_checkable
+class OffersActions(Protocol):
+    """A screen whose actions the palette offers (a list or a detail screen)."""
+
+    def palette_actions(self) -> list[PaletteAction]:
+        """Its actions, each with the item and parameters it applies to."""
+        ...
+
+
+def run_palette_action(
+    screen: Screen[Any],
+    spec: ResourceSpec,
+    action: Action,
+    item: dict[str, Any] | None,
+    params: dict[str, Any],
+) -> None:
+    """Run an action chosen in the palette, then refresh the screen it was chosen on."""
+
+    def after(changed: bool) -> None:
+        if changed and isinstance(screen, PaneHostScreen):
+            screen.refresh_all()
+
+    start_action(screen, screen, spec, action, item, params, after)
+
+
 class ActionCommands(Provider):
     """The actions of the screen the palette was opened on (disabled ones say why)."""
 
     def _actions(self) -> list[tuple[str, Callable[[], Any], str]]:
         screen = self.screen
-        lister = getattr(screen, "palette_actions", None)
-        run = getattr(self.app, "run_palette_action", None)
-        if lister is None or run is None:
+        if not isinstance(screen, OffersActions):
             return []
-        from screens.frame import check_availability
-
+        run = run_palette_action
         out: list[tuple[str, Callable[[], Any], str]] = []
-        for spec, action, item, params in lister():
-            enabled, reason = check_availability(self.app, spec, action, item)
+        for spec, action, item, params in screen.palette_actions():
+            enabled, reason = check_availability(screen, spec, action, item)
             target = spec.display_label(item) if item else spec.title
             name = f"{action.label}: {target}"
             help_text = action.description if enabled else f"not available: {reason}"
@@ -123,15 +156,16 @@ class ResourceCommands(Provider):
     """Every resource loaded so far, by label, across areas."""
 
     async def startup(self) -> None:
-        prefetch = getattr(self.app, "prefetch_for_palette", None)
-        if prefetch is not None:
-            prefetch()
+        prefetch_for_palette(self.app)
 
     async def search(self, query: str) -> Hits:
-        index = getattr(self.app, "resource_index", None)
-        jump = getattr(self.app, "jump_to_resource", None)
-        if not index or jump is None or not query.strip():
+        index = surface(self.app).state.resource_index
+        if not index or not query.strip():
             return
+
+        def jump(spec: ResourceSpec, item: dict[str, Any], params: dict[str, Any]) -> None:
+            self.app.post_message(OpenItem(spec, item, params, in_its_area=True))
+
         matcher = self.matcher(query)
         hits = 0
         seen: set[tuple[str, str]] = set()
@@ -164,3 +198,33 @@ class ResourceCommands(Provider):
 
 
 PROVIDERS = (AreaCommands, ActionCommands, ResourceCommands)
+
+
+def prefetch_for_palette(app: App[Any]) -> None:
+    """Fetch the first page of every area never opened, so the palette can find it."""
+    account = surface(app).state.account
+    if account is None:
+        return
+    for area in AREAS:
+        spec = SPECS[area.root]
+        if not spec.singleton and (spec.id, ()) not in account.resource_index:
+            # The app's own worker: a switch of account cancels it with the others.
+            app.run_worker(
+                _prefetch(account, spec),
+                group=f"prefetch-{spec.id}",
+                exclusive=True,
+                exit_on_error=False,
+            )
+
+
+async def _prefetch(account: AccountState, spec: ResourceSpec) -> None:
+    """The first page of ``spec``'s list, remembered for the palette in ``account`` (what
+    arrives belongs to that account, even after a switch)."""
+    try:
+        async for chunk in iter_chunks(account.session.client, spec, {}):
+            items = {spec.item_key(i): i for i in chunk.items}
+            if (spec.id, ()) not in account.resource_index:
+                account.remember(spec.id, {}, items)
+            return
+    except CloudError:
+        return  # an area this user cannot list is simply not searchable

@@ -21,16 +21,17 @@ The work is headless (:mod:`tui.transfers`); this pane draws the folder and coll
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
-from screens.frame import start_action
-from screens.lists.pane import RefreshingPane
+from screens.actions.start import start_action
+from screens.app_surface import ActionGate, Change, signed_in, surface
+from screens.lists.pane import PaletteAction, RefreshingPane
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
 from tui.resources.format import format_value
@@ -148,7 +149,7 @@ class BucketBrowserPane(RefreshingPane):
     # -- loading ----------------------------------------------------------------------------
 
     async def _refresh(self) -> None:
-        client = self.app.session.client  # type: ignore[attr-defined]
+        client = signed_in(self).client
         before = len(self.listing.entries) if self.listing is not None else 0
         same_folder = self.listing is not None and self.listing.prefix == self.prefix
         if self.timed_refresh and same_folder and before > TIMED_RELOAD_LIMIT:
@@ -218,8 +219,9 @@ class BucketBrowserPane(RefreshingPane):
         shown_end = len(listing.entries) - self.table.row_count
         if listing.wants_more(self.table.cursor_row + shown_end):
             self._loading_more = True
-            self.run_worker(self._more, group="more", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+            self._more()
 
+    @work(group="more", exclusive=True, exit_on_error=False, name="listing more objects")
     async def _more(self) -> None:
         listing = self.listing
         try:
@@ -297,17 +299,18 @@ class BucketBrowserPane(RefreshingPane):
 
     def run_flow(self, flow: Callable[[], Awaitable[None]]) -> None:
         """Run a dialog flow in a worker; keys wait for its first dialog (key gate)."""
-        gate = getattr(self.app, "key_gate", None)
-        token = gate.begin(self.screen) if gate is not None else None
+        gate = surface(self).key_gate
+        self._run_flow(flow, gate, gate.begin(self.screen))
 
-        async def run() -> None:
-            try:
-                await flow()
-            finally:
-                if gate is not None:
-                    gate.end(token)
-
-        self.run_worker(run, group="flow", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+    # Described: the default description would print the flow's arguments.
+    @work(group="flow", exclusive=True, exit_on_error=False, name="transfer", description="flow")
+    async def _run_flow(
+        self, flow: Callable[[], Awaitable[None]], gate: ActionGate, token: object
+    ) -> None:
+        try:
+            await flow()
+        finally:
+            gate.end(token)
 
     def _one_object(self, what: Shown) -> Entry | None:
         entry = self.entry(self.table.cursor_key)
@@ -369,13 +372,12 @@ class BucketBrowserPane(RefreshingPane):
 
     def transfers_done(self) -> None:
         """Something changed in the bucket: reload, and clear the marks."""
-        if hasattr(self.app, "changes"):
-            self.app.changes += 1
+        surface(self).change_signal.publish(Change())
         self.table.clear()
         self.listing = None
         self.refresh_now()
 
-    def palette_actions(self) -> list[Any]:
+    def palette_actions(self) -> list[PaletteAction]:
         """The object spec's actions on the entry under the cursor (for the palette)."""
         entry = self.entry(self.table.cursor_key)
         if entry is None or entry.folder:

@@ -7,10 +7,11 @@ Each flow runs in a worker of :class:`~screens.transfers.bucket_browser.BucketBr
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.app import App
 
+from screens.app_surface import signed_in
 from screens.dialogs.confirm import ConfirmModal
 from screens.transfers.dialogs import ConflictModal, LocalPathModal, ShareModal, TextViewModal
 from screens.transfers.progress import TransferModal
@@ -31,6 +32,9 @@ from tui.transfers.plan import ConflictPolicy, download_items, upload_items
 from tui.transfers.progress import Batch, State, human_size
 from tui.untrusted import Shown, shown
 
+if TYPE_CHECKING:
+    from tui.api.client import ApiClient
+
 
 class BucketBrowserPane(Protocol):
     """What the flows need of the browser pane (a protocol: the pane imports this module)."""
@@ -47,8 +51,8 @@ class BucketBrowserPane(Protocol):
         """Refresh the folder after a change."""
 
 
-def _client(pane: BucketBrowserPane) -> Any:
-    return pane.app.session.client  # type: ignore[attr-defined]
+def _client(pane: BucketBrowserPane) -> ApiClient:
+    return signed_in(pane.app).client
 
 
 def _failed(pane: BucketBrowserPane, title: Shown, error: CloudError) -> None:
@@ -99,7 +103,7 @@ async def share_object(pane: BucketBrowserPane, entry: Entry) -> None:
 async def download(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
     """``D``: the chosen objects (folders: their contents) to a local directory."""
     what = shown(chosen[0].name) if len(chosen) == 1 else f"{len(chosen)} entries"
-    profile = getattr(pane.app, "profile_name", "default")
+    profile = signed_in(pane.app).profile_name
     start = str(last_download_folder(profile)).rstrip("/") + "/"
     directory = await pane.app.push_screen_wait(
         LocalPathModal(f"Download {what} to the directory:", start, "directory")

@@ -229,8 +229,6 @@ class ShareModal(ModalScreen[str | None]):
             return
         error.update("")
         self.app.copy_to_clipboard(self.url)
-        if hasattr(self.app, "last_copied"):
-            self.app.last_copied = self.url
         copied = Text("Copied (OSC 52). Valid for ")
         copied.append(f"{seconds} s:\n")
         copied.append(shown(self.url))

@@ -22,7 +22,7 @@ from tui.transfers.stream import TransferFailed
 from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
-    from screens.actions.run import ActionContext
+    from screens.actions.context import ActionContext
 
 PENDING_ADVICE = (
     "The image {label} stays 'pending upload' for 24 hours, then it is deleted. Send the data "
@@ -52,8 +52,7 @@ async def upload_image(ctx: ActionContext) -> bool:
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
         return False
-    if hasattr(ctx.app, "changes"):
-        ctx.app.changes += 1
+    ctx.changed()
     answer: dict[str, Any] = dict(outcome.answer or {})
     image = dict(answer.get("image") or {})
     label = shown(image.get("label") or "the image")

@@ -7,8 +7,8 @@ once it is over; ``r`` runs the failed files again.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import ClassVar
+from collections.abc import Callable, Coroutine
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -93,8 +93,8 @@ class TransferModal(ModalScreen[Batch]):
         self,
         title: Shown,
         batch: Batch,
-        run: Callable[[], Awaitable[None]],
-        retry: Callable[[], Awaitable[None]] | None = None,
+        run: Callable[[], Coroutine[Any, Any, None]],
+        retry: Callable[[], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -124,10 +124,13 @@ class TransferModal(ModalScreen[Batch]):
             WorkerState.RUNNING,
         )
 
-    def _start(self, work: Callable[[], Awaitable[None]]) -> None:
+    def _start(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         self.cancelled = False
         self.transfers.begin()
-        self.worker = self.run_worker(work, group="transfer", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
+        worker: Worker[None] = self.run_worker(
+            work, group="transfer", exclusive=True, exit_on_error=False
+        )
+        self.worker = worker
         self.redraw()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -110,7 +110,7 @@ def labels(pane: ResourceListPane) -> set[str]:
 def switched(app: CloudApp, name: str) -> bool:
     """The switch to ``name`` is over."""
     busy = any(w.group == "account-switch" and not w.is_finished for w in app.workers)
-    return app.session.profile_name == name and not busy
+    return app.state.session.profile_name == name and not busy
 
 
 def instance_count(server: SimServer) -> int:
@@ -134,20 +134,20 @@ async def test_account_switches_lists_and_status_bar_to_the_other_profile(
         assert line.query_one("Input").value == "account beta"
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.profile_name == "beta"
+        assert app.state.session.profile_name == "beta"
         assert keyring_reads.read == ["alpha", "beta"]
         assert app.current_mode == "instances"
         pane = app.screen.query_one("#pane-0", ResourceListPane)
         await wait_until(pilot, lambda: len(pane.items) == instance_count(beta))
         assert instance_count(beta) == instance_count(alpha) + 30
         assert "profile beta" in str(app.screen.query_one("StatusBar").render())
-        assert app.activity.folder.name == "beta" and app.watchlist is not None
+        assert app.state.activity.folder.name == "beta" and app.state.watchlist is not None
         assert not any("alpha" in str(n.message) for n in app._notifications)
 
         # Every screen left is the new account's: the overview opens afresh too.
         app.go_to_area("overview")
         await settle(pilot)
-        assert app.screen.app.session.profile_name == "beta"
+        assert app.screen.app.state.session.profile_name == "beta"
 
 
 async def test_the_picker_lists_profiles_and_switches_to_the_chosen_one(
@@ -161,7 +161,7 @@ async def test_the_picker_lists_profiles_and_switches_to_the_chosen_one(
         assert picker.names == ["alpha", "beta"]
         await pilot.press("down", "enter")
         await settle(pilot)
-        assert app.session.profile_name == "beta"
+        assert app.state.session.profile_name == "beta"
         assert "gamma" not in keyring_reads.read
 
 
@@ -180,14 +180,14 @@ async def test_a_dialog_open_during_a_switch_is_cancelled_and_sends_nothing(
         switch_account(app, "beta")
         # Not settle(): the dialog's worker ends cancelled, which waiting for it reports.
         await wait_until(pilot, lambda: switched(app, "beta"), rounds=500)
-        assert app.session.profile_name == "beta"
+        assert app.state.session.profile_name == "beta"
         assert not isinstance(app.screen, ConfirmModal)
         assert all(not isinstance(s, ConfirmModal) for s in app.screen_stack)
         await pilot.press("y")  # were the dialog still there, this would confirm it
         await settle(pilot)
         assert alpha.get(f"/volumes/{volume['id']}").status_code == 200
         assert beta.get(f"/volumes/{volume['id']}").status_code == 200  # same seed, same id
-        assert app.activity.read() == []
+        assert app.state.activity.read() == []
 
 
 async def test_an_unknown_profile_says_so_and_stays(
@@ -198,7 +198,7 @@ async def test_an_unknown_profile_says_so_and_stays(
         await settle(pilot)
         app.run_command("account nowhere")
         await settle(pilot)
-        assert app.session.profile_name == "alpha"
+        assert app.state.session.profile_name == "alpha"
         assert any("No profile named 'nowhere'" in m for _t, m in app.notification_log)
 
 
@@ -389,7 +389,7 @@ async def test_an_action_on_a_fanout_row_reaches_that_rows_account(
         assert alpha.get(path).json()["status"] == "running"
         logged = ActivityLog("beta").read()
         assert logged and logged[0].path == f"{path}/shutdown" and logged[0].ok
-        assert app.activity.read() == []  # nothing was sent to alpha
+        assert app.state.activity.read() == []  # nothing was sent to alpha
 
 
 async def test_enter_on_a_fanout_row_opens_its_item_in_its_account(
@@ -414,7 +414,7 @@ async def test_enter_on_a_fanout_row_opens_its_item_in_its_account(
         assert pane.table.move_cursor(key)
         await pilot.press("enter")
         detail = await wait_for_screen(pilot, ResourceDetailScreen)
-        assert detail.item["id"] == item["id"] and app.session.profile_name == "alpha"
+        assert detail.item["id"] == item["id"] and app.state.session.profile_name == "alpha"
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is fanout)
         # A row of another account: the app moves there, then shows the item's detail.

@@ -168,7 +168,7 @@ async def test_the_app_stays_responsive_while_the_server_never_answers(
         await _eventually(lambda: isinstance(app.screen, HelpScreen), pilot, 5)
         await pilot.press("escape")
         await _eventually(lambda: not isinstance(app.screen, HelpScreen), pilot, 5)
-        await app.session.aclose()
+        await app.state.session.aclose()
 
 
 async def test_the_app_recovers_by_itself_when_the_server_restarts() -> None:
@@ -180,19 +180,21 @@ async def test_the_app_recovers_by_itself_when_the_server_restarts() -> None:
     app = _profile_app(served.url)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await _eventually(lambda: app.api_health == "online" and app.last_refresh, pilot)
+            await _eventually(
+                lambda: app.state.api_health == "online" and app.state.last_refresh, pilot
+            )
             pane = app.screen.query_one("#pane-0", ResourceListPane)
             await _eventually(lambda: pane.loaded and bool(pane.items), pilot)
             served.stop()
-            await _eventually(lambda: app.api_health == "unreachable", pilot)
+            await _eventually(lambda: app.state.api_health == "unreachable", pilot)
             served = Served(sim, served.port)
             served.start()
             # Nothing is pressed: the list's own timer finds the API again.
-            await _eventually(lambda: app.api_health == "online", pilot)
+            await _eventually(lambda: app.state.api_health == "online", pilot)
             assert pane.items and pane.error is None
     finally:
         served.stop()
-        await app.session.aclose()
+        await app.state.session.aclose()
 
 
 async def test_served_lost_answers_and_stalls_behave_as_over_a_real_socket() -> None:

@@ -332,7 +332,7 @@ class KeyProbe:
 
     def _endpoint_of(self, request_line: str) -> str | None:
         """The endpoint a dialog's ``METHOD /path`` line names (None when it cannot tell)."""
-        simulator = getattr(self.app.session, "simulator", None)
+        simulator = getattr(self.app.state.session, "simulator", None)
         method, _, path = request_line.strip().partition(" ")
         if simulator is None or not path.startswith("/"):
             return None
@@ -443,7 +443,7 @@ def fingerprint(app: Any) -> tuple[Any, ...]:
     """Everything a key can observably change: screens, focus, notifications, requests sent,
     the clipboard and what the terminal shows."""
     stacks = getattr(app, "_screen_stacks", {})
-    simulator = getattr(app.session, "simulator", None)
+    simulator = getattr(app.state.session, "simulator", None)
     return (
         app.current_mode,
         tuple((mode, tuple(id(s) for s in stack)) for mode, stack in stacks.items()),
@@ -471,7 +471,7 @@ class Mark:
 
 def mark(probe: KeyProbe) -> Mark:
     """Remember where the records stand before a step."""
-    simulator = getattr(probe.app.session, "simulator", None)
+    simulator = getattr(probe.app.state.session, "simulator", None)
     log = simulator.request_log if simulator is not None else []
     return Mark(probe.seq, len(log), len(probe.failures))
 
@@ -503,7 +503,7 @@ def safety_violations(probe: KeyProbe, since: Mark) -> list[str]:
                     f"key {run.key!r} ran {run.action!r} on {run.owner!r} while a dialog an "
                     "earlier key asked for was not shown yet (it reached the screen beneath)"
                 )
-    simulator = getattr(app.session, "simulator", None)
+    simulator = getattr(app.state.session, "simulator", None)
     if simulator is not None:
         auths = [a for a in probe.auths if a.seq > since.seq]
         for name in simulator.request_log[since.requests :]:

@@ -28,7 +28,7 @@ async def test_a_plain_action_whose_answer_was_lost_says_maybe_and_refreshes() -
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "volumes")
-        sim = app.session.simulator
+        sim = app.state.session.simulator
         attached = next(v for v in pane.items.values() if v.get("compute_id"))
         key = _select(pane, attached["label"])
         await pilot.pause()
@@ -51,7 +51,7 @@ async def test_a_form_whose_answer_was_lost_keeps_its_input_and_asks_before_rese
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "volumes")
-        sim = app.session.simulator
+        sim = app.state.session.simulator
         _select(pane, "cafe-media")
         await pilot.pause()
         await pilot.press("c")
@@ -92,18 +92,18 @@ async def test_a_stalled_refresh_is_retried_and_the_status_bar_says_so() -> None
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "volumes")
-        sim = app.session.simulator
+        sim = app.state.session.simulator
         sim.faults.stall_seconds = 2.0
         session.client._http.timeout = httpx.Timeout(0.05)
         sim.faults.fail_next("volumes.list", 1, STALL)
         pane.refresh_now()
-        await wait_until(pilot, lambda: app.api_health == "retrying", rounds=200)
-        text = " ".join(t for t, _c in status_parts(app))
+        await wait_until(pilot, lambda: app.state.api_health == "retrying", rounds=200)
+        text = " ".join(t for t, _c in status_parts(app.state))
         assert "no answer in time: retrying GET /volumes" in text
         released.set()
         await settle(pilot)
-        assert app.api_health == "online"
-        assert not any("retrying" in t for t, _c in status_parts(app))
+        assert app.state.api_health == "online"
+        assert not any("retrying" in t for t, _c in status_parts(app.state))
 
 
 async def test_an_unknown_status_and_an_unknown_field_from_a_newer_api_are_shown() -> None:
@@ -112,7 +112,7 @@ async def test_an_unknown_status_and_an_unknown_field_from_a_newer_api_are_shown
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        sim = app.session.simulator
+        sim = app.state.session.simulator
         record = next(r for r in sim.store.rows("compute.instances") if r["label"] == "cafe-web")
         record["status"] = "teleporting"
         record["quantum_state"] = {"entangled": True}

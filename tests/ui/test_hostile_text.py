@@ -151,7 +151,7 @@ async def test_an_area_its_details_dialogs_and_confirmations_draw_only_display_t
             await show_tabs(pilot, terminal, f"{area} detail")
             await pilot.press("escape")
             await settle(pilot)
-        samples = Samples(app.session.client)
+        samples = Samples(app.state.session.client)
         for d in (d for d in DIALOGS if d.area == area):
             async with opened(pilot, samples, d):
                 assert_clean(app, terminal, f"{d.name} dialog")
@@ -216,7 +216,9 @@ async def test_an_api_error_toast_draws_only_display_text(terminal: list[str]) -
         from tui.api.errors import ApiError
 
         with pytest.raises(ApiError) as refused:
-            await app.session.client.call("compute.instances.view", {"computeId": 1}, model=dict)
+            await app.state.session.client.call(
+                "compute.instances.view", {"computeId": 1}, model=dict
+            )
         app.show_failure(refused.value)
         await settle(pilot)
         assert "␛]52" in app.notification_log[-1][1]  # the server's words, made visible

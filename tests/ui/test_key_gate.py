@@ -21,7 +21,7 @@ def type_fast(pilot: Any, keys: str | list[str]) -> None:
 
 
 def mutations(app: Any) -> list[str]:
-    log = app.session.simulator.request_log
+    log = app.state.session.simulator.request_log
     return [name for name in log if REGISTRY[name].method != "GET"]
 
 
@@ -54,7 +54,7 @@ async def test_characters_typed_while_a_form_opens_go_into_its_first_field() -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await open_instance_configs(pilot)
-        before = len(app.session.simulator.request_log)
+        before = len(app.state.session.simulator.request_log)
         type_fast(pilot, "ndy")
         form = await wait_for_screen(pilot, FormModal)
         # The start of a label, typed into the form once its first field has the focus. The
@@ -66,7 +66,7 @@ async def test_characters_typed_while_a_form_opens_go_into_its_first_field() -> 
         await pilot.press("escape")
         await settle(pilot)
         assert not dialogs(app)
-        assert not mutations(app), app.session.simulator.request_log[before:]
+        assert not mutations(app), app.state.session.simulator.request_log[before:]
 
 
 async def test_a_command_typed_in_one_go_lands_in_the_command_line_and_runs() -> None:

@@ -87,7 +87,7 @@ def modals(app: Any) -> list[Any]:
 
 def sent(app: Any, since: int = 0) -> list[str]:
     """Mutating endpoints the simulator handled since index ``since`` of its log."""
-    return [n for n in app.session.simulator.request_log[since:] if is_mutating(n)]
+    return [n for n in app.state.session.simulator.request_log[since:] if is_mutating(n)]
 
 
 def footer_keys(app: Any) -> set[str]:
@@ -106,7 +106,7 @@ async def test_typing_ndy_on_configs_opens_only_the_new_config_form_and_deletes_
     async with app.run_test(size=(120, 40)) as pilot:
         await open_tabs(pilot, probe, "instances", "Configs")
         detail = app.screen
-        configs = app.session.simulator.store.rows("compute.configs")
+        configs = app.state.session.simulator.store.rows("compute.configs")
         before = len(configs)
         since = mark(probe)
 
@@ -120,8 +120,8 @@ async def test_typing_ndy_on_configs_opens_only_the_new_config_form_and_deletes_
         assert isinstance(app.screen, FormModal)
         await keys(pilot, probe, "escape")
         assert app.screen is detail
-        assert "compute.configs.delete" not in app.session.simulator.request_log
-        assert len(app.session.simulator.store.rows("compute.configs")) == before
+        assert "compute.configs.delete" not in app.state.session.simulator.request_log
+        assert len(app.state.session.simulator.store.rows("compute.configs")) == before
 
 
 async def test_typing_cdaily_on_volumes_opens_at_most_one_dialog_and_sends_nothing(
@@ -135,7 +135,7 @@ async def test_typing_cdaily_on_volumes_opens_at_most_one_dialog_and_sends_nothi
         while pane.current_item and pane.current_item.get("status") != "active":
             await keys(pilot, probe, "down")  # Clone needs an active volume
         since = mark(probe)
-        log_at = len(app.session.simulator.request_log)
+        log_at = len(app.state.session.simulator.request_log)
 
         await keys(pilot, probe, *"cdaily")
 
@@ -186,7 +186,7 @@ async def test_stats_and_transfer_tab_keys_work_in_the_pane(
         shown_keys = footer_keys(app)
         for key in pressed:
             assert key in shown_keys, f"{key} is not in the footer of the {tab} tab"
-        log = app.session.simulator.request_log
+        log = app.state.session.simulator.request_log
         for key in pressed:
             before = (getattr(pane, "chart_index", None), pane.month, len(log))
             await keys(pilot, probe, key)

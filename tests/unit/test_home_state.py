@@ -184,7 +184,7 @@ def test_read_only_comes_from_the_flag_for_the_run_and_from_the_profile_for_its_
     def run_app(settings: Settings, session: Any, **kwargs: Any) -> int:
         # The command line hands over its flag alone; the app applies the profile's.
         app = tui.app.CloudApp(settings, session, **kwargs)
-        seen.append((kwargs["read_only"], app.read_only))
+        seen.append((kwargs["read_only"], app.state.read_only))
         asyncio.run(session.aclose())
         return 0
 

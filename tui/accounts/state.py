@@ -27,6 +27,7 @@ from tui.api.errors import ApiError, RateLimited, ServerError, TransportFailure
 from tui.refresh import classify, retry_text
 from tui.resources.availability import UserContext
 from tui.resources.spec import ResourceSpec
+from tui.session.config import Settings
 from tui.session.runtime import Session
 
 if TYPE_CHECKING:
@@ -200,17 +201,52 @@ class AccountState:
             self.on_change(what)
 
 
-class OnAccount:
-    """What the app says of the account it is on, each answer read from its one
-    :class:`AccountState` (a base of the app: screens ask the app, the state answers).
+class AppState:
+    """The app's state, one typed object: the run's settings, which of its accounts are
+    read-only, how another account is opened, and the account the app is on with everything
+    that belongs to it (its :class:`AccountState`, replaced whole by a switch).
 
-    Attributes:
-        account: The account the app is on (None until signed in).
-        read_only_rules: Which accounts of the run are read-only.
+    Screens read it through the app's surface (``screens.app_surface``); each answer about the
+    account comes from its one :class:`AccountState` (before sign-in there is none, and the
+    answers say so).
+
+    Args:
+        settings: The run's settings (the config file).
+        read_only_rules: Which accounts of the run are read-only (command line, profiles,
+            ``:read-only``).
+        account_opener: Opens another profile's session (``:account``, ``:fanout``; tests pass
+            their own).
+        on_change: Told what changed on the account the app is on (the app announces it).
     """
 
-    account: AccountState | None
-    read_only_rules: ReadOnlyRules
+    def __init__(
+        self,
+        settings: Settings,
+        read_only_rules: ReadOnlyRules,
+        account_opener: Callable[[Settings, str], Session],
+        on_change: Callable[[StateChange], None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.read_only_rules = read_only_rules
+        self.account_opener = account_opener
+        self.account: AccountState | None = None
+        """The account the app is on (None until signed in): :meth:`adopt` replaces it."""
+        self._on_change = on_change
+
+    def adopt(self, session: Session) -> AccountState:
+        """Make ``session``'s account the app's: a new :class:`AccountState` (its read-only
+        mode from :attr:`read_only_rules`) replaces the old one whole, which is detached."""
+        if self.account is not None:
+            self.account.detach()
+        mode = self.read_only_rules.mode(session.profile_name)
+        self.account = AccountState.open(session, mode, self._on_change)
+        return self.account
+
+    def set_read_only(self, on: bool) -> None:
+        """Turn the run-time read-only mode of the account on or off (what the command line
+        and the config file say stays)."""
+        if self.account is not None:
+            self.account.set_read_only(self.read_only_rules.toggle(self.account.name, on))
 
     @property
     def session(self) -> Session | None:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from tui.resources.spec import dig
 
 if TYPE_CHECKING:
-    from tui.resources.forms import FormField, FormSpec
+    # The types alone (never the package: its body builder imports this module).
+    from tui.resources.forms.spec import FormField, FormSpec
 
 
 def deciding_values(

@@ -43,7 +43,7 @@ class Session:
     settings: Settings
     profile_name: str
     demo_user: str | None = None
-    backend: Simulator | LazySimulatorTransport | None = field(default=None, repr=False)
+    backend: Simulator | LazySimulatorTransport[Simulator] | None = field(default=None, repr=False)
     token_scopes: frozenset[str] | None = None
 
     @property
@@ -128,7 +128,7 @@ class Session:
                 clock=clock, scale=scale, faults=Faults(latency=latency), hostile=hostile
             )
 
-        backend: Simulator | LazySimulatorTransport
+        backend: Simulator | LazySimulatorTransport[Simulator]
         if lazy:
             backend = LazySimulatorTransport(build)
             transport: httpx.AsyncBaseTransport = backend

@@ -3,19 +3,37 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tui.api.endpoints import Endpoint
 from tui.simulator.auth import Principal
-from tui.simulator.clock import iso
+from tui.simulator.clock import Clock, iso
 from tui.simulator.demo_users import grant_restricted
 from tui.simulator.errors import bad_request, not_found
 from tui.simulator.store import Store
 from tui.simulator.validate import Check
 
-if TYPE_CHECKING:
-    from tui.simulator.app import Simulator
+
+class SimulatorState(Protocol):
+    """What a handler may read of the simulator serving it (the simulator itself, which
+    builds a :class:`Ctx` for each request, is one)."""
+
+    @property
+    def store(self) -> Store:
+        """The simulated account's state."""
+        ...
+
+    @property
+    def clock(self) -> Clock:
+        """The simulator's clock (virtual in tests)."""
+        ...
+
+    @property
+    def timings(self) -> Mapping[str, float]:
+        """Seconds each asynchronous step takes, by name."""
+        ...
 
 
 @dataclass
@@ -47,7 +65,7 @@ class Ctx:
             sends back what it read would echo.
     """
 
-    sim: Simulator
+    sim: SimulatorState
     endpoint: Endpoint
     params: dict[str, Any]
     query: dict[str, str]

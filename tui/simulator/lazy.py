@@ -11,18 +11,28 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
 import httpx
 
-if TYPE_CHECKING:
-    from tui.simulator.app import Simulator
+
+class Servable(Protocol):
+    """What the transport needs of what it builds: an in-process transport to it (the
+    simulator's)."""
+
+    def transport(self) -> httpx.AsyncBaseTransport:
+        """A transport that serves requests in-process."""
+        ...
+
+
+Simulator = TypeVar("Simulator", bound=Servable)
+"""What is built: :class:`tui.simulator.app.Simulator`, which imports this module."""
 
 IN_PROCESS_BASE = "http://sim.local/v4"
 """Base URL used with the in-process transport (never resolved: no network involved)."""
 
 
-class LazySimulatorTransport(httpx.AsyncBaseTransport):
+class LazySimulatorTransport(httpx.AsyncBaseTransport, Generic[Simulator]):
     """Builds the simulator on the first request, then serves every request in-process.
 
     Args:

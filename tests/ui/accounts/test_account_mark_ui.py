@@ -54,7 +54,7 @@ async def test_the_status_bar_names_the_account_in_its_colour_on_every_screen() 
             bar = app.screen.query_one(StatusBar)
             assert bar.display
             assert "profile prod" in str(bar.render()), area
-        parts = dict(status_parts(app))
+        parts = dict(status_parts(app.state))
         assert parts["profile prod"] == "status-bar--account-red"
 
 

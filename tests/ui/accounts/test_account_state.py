@@ -71,7 +71,7 @@ def app_on(
             session.client.retry = RetryPolicy(sleep=retry_sleep)
         return session
 
-    app.account_opener = opener
+    app.state.account_opener = opener
     return app
 
 
@@ -82,13 +82,13 @@ def token(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def bar(app: Any) -> dict[str, str]:
     """The status bar's segments: text -> component class."""
-    return dict(status_parts(app))
+    return dict(status_parts(app.state))
 
 
 async def switch(pilot: Any, app: Any, name: str) -> None:
     app.run_command(f"account {name}")
     await settle(pilot)
-    assert app.session.profile_name == name
+    assert app.state.session.profile_name == name
 
 
 async def delete_allowed(pilot: Any, app: Any) -> tuple[bool, str]:
@@ -99,7 +99,10 @@ async def delete_allowed(pilot: Any, app: Any) -> tuple[bool, str]:
     await pilot.press("d")
     await pilot.pause()
     if isinstance(app.screen, ConfirmModal):
-        assert app.screen.shown_title == f'Delete volume "pg-data" in {app.session.profile_name}?'
+        assert (
+            app.screen.shown_title
+            == f'Delete volume "pg-data" in {app.state.session.profile_name}?'
+        )
         await pilot.press("escape")
         await settle(pilot)
         return True, ""
@@ -111,12 +114,12 @@ async def test_a_read_only_profile_then_a_writable_one_allows_changes() -> None:
     app = app_on("prod")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert app.read_only and app.session.client.read_only
+        assert app.state.read_only and app.state.session.client.read_only
         assert bar(app)["profile prod"] == "status-bar--account-red" and "READ-ONLY" in bar(app)
         assert await delete_allowed(pilot, app) == (False, READ_ONLY_REASON)
 
         await switch(pilot, app, "alpha")
-        assert not app.read_only and not app.session.client.read_only
+        assert not app.state.read_only and not app.state.session.client.read_only
         assert bar(app)["profile alpha"] == "status-bar--profile"  # prod's red went with it
         assert "READ-ONLY" not in bar(app)
         assert await delete_allowed(pilot, app) == (True, "")
@@ -129,13 +132,15 @@ async def test_a_writable_profile_then_a_read_only_one_refuses_changes_for_good(
         assert await delete_allowed(pilot, app) == (True, "")
 
         await switch(pilot, app, "prod")
-        assert app.read_only and app.session.client.read_only and "READ-ONLY" in bar(app)
+        assert (
+            app.state.read_only and app.state.session.client.read_only and "READ-ONLY" in bar(app)
+        )
         assert bar(app)["profile prod"] == "status-bar--account-red"
         assert await delete_allowed(pilot, app) == (False, READ_ONLY_REASON)
         # The config file made it read-only: :read-only cannot leave it, and says why.
         app.run_command("read-only")
         await pilot.pause()
-        assert not isinstance(app.screen, ConfirmModal) and app.read_only
+        assert not isinstance(app.screen, ConfirmModal) and app.state.read_only
         assert "read_only = true in the config file" in app.notification_log[-1][1]
 
 
@@ -145,36 +150,38 @@ async def test_a_run_time_read_only_stays_with_its_account_across_a_switch_and_b
         await settle(pilot)
         app.run_command("read-only")
         await pilot.pause()
-        assert app.read_only
+        assert app.state.read_only
 
         await switch(pilot, app, "beta")
-        assert not app.read_only and not app.session.client.read_only
+        assert not app.state.read_only and not app.state.session.client.read_only
         assert bar(app)["profile beta"] == "status-bar--account-magenta"
         assert await delete_allowed(pilot, app) == (True, "")
 
         await switch(pilot, app, "alpha")
-        assert app.read_only and app.session.client.read_only and "READ-ONLY" in bar(app)
+        assert (
+            app.state.read_only and app.state.session.client.read_only and "READ-ONLY" in bar(app)
+        )
         assert await delete_allowed(pilot, app) == (False, READ_ONLY_REASON)
         # Turned on at run time, it can be left (after a confirmation).
         app.run_command("read-only")
         await wait_for_screen(pilot, ConfirmModal)
         await pilot.press("y")
         await settle(pilot)
-        assert not app.read_only and await delete_allowed(pilot, app) == (True, "")
+        assert not app.state.read_only and await delete_allowed(pilot, app) == (True, "")
 
 
 async def test_read_only_from_the_command_line_holds_on_every_account_of_the_run() -> None:
     app = app_on("alpha", read_only=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert app.read_only
+        assert app.state.read_only
         app.run_command("read-only")
         await pilot.pause()
-        assert not isinstance(app.screen, ConfirmModal) and app.read_only
+        assert not isinstance(app.screen, ConfirmModal) and app.state.read_only
         assert "--read-only" in app.notification_log[-1][1]
 
         await switch(pilot, app, "beta")
-        assert app.read_only and app.session.client.read_only
+        assert app.state.read_only and app.state.session.client.read_only
         assert await delete_allowed(pilot, app) == (False, READ_ONLY_REASON)
 
 
@@ -252,12 +259,12 @@ async def test_switching_to_an_account_whose_api_is_down_says_so_at_once() -> No
         await settle(pilot)
         app.go_to_area("overview")
         await settle(pilot)
-        assert app.api_health == "online"
+        assert app.state.api_health == "online"
 
         app.run_command("account down")
         # The first try of the first request failed; every retry is still waiting.
-        await wait_until(pilot, lambda: app.session.profile_name == "down")
-        await wait_until(pilot, lambda: app.api_health == "unreachable")
+        await wait_until(pilot, lambda: app.state.session.profile_name == "down")
+        await wait_until(pilot, lambda: app.state.api_health == "unreachable")
         assert "✖ API UNREACHABLE" in bar(app) and "● online" not in bar(app)
         assert any("cannot connect: retrying GET" in text for text in bar(app))
         overview = app.screen
@@ -267,7 +274,7 @@ async def test_switching_to_an_account_whose_api_is_down_says_so_at_once() -> No
 
         released.set()
         await settle(pilot)
-        assert app.api_health == "unreachable" and app.last_refresh is None
+        assert app.state.api_health == "unreachable" and app.state.last_refresh is None
         note = str(overview.query_one("#ov-attention-note").render())
         assert "Nothing needs attention" not in note
         assert "✖ Not loaded: Instances, Volumes, Load balancers, Domains" in note
@@ -275,13 +282,13 @@ async def test_switching_to_an_account_whose_api_is_down_says_so_at_once() -> No
         assert "r loads everything again." in note
         counts = str(overview.query_one("#ov-counts").render())
         assert counts.count("✖ not loaded") == 8  # every area counted, none loaded
-        asked = app.session.client.request_count
+        asked = app.state.session.client.request_count
         await pilot.press("r")
         await settle(pilot)
-        assert app.session.client.request_count > asked
-        assert app.api_health == "unreachable"
+        assert app.state.session.client.request_count > asked
+        assert app.state.api_health == "unreachable"
 
         await switch(pilot, app, "alpha")  # and back: its own health, nothing of down's
-        await wait_until(pilot, lambda: app.api_health == "online")
+        await wait_until(pilot, lambda: app.state.api_health == "online")
         note = str(app.screen.query_one("#ov-attention-note").render())
         assert "Not loaded" not in note

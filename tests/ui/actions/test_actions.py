@@ -17,7 +17,7 @@ from tests.ui.helpers import demo_session, make_app, open_area, settle, wait_for
 
 
 def volume_labels(app: Any) -> set[str]:
-    return {v["label"] for v in app.session.simulator.store.rows("volumes.volumes")}
+    return {v["label"] for v in app.state.session.simulator.store.rows("volumes.volumes")}
 
 
 async def confirm_price(pilot: Any) -> ConfirmModal:
@@ -46,7 +46,7 @@ async def test_create_form_shows_client_errors_then_succeeds() -> None:
         assert app.screen is modal
         assert form.error_text("size")
         assert form.error_text("label")
-        assert app.session.simulator.request_log.count("volumes.create") == 0
+        assert app.state.session.simulator.request_log.count("volumes.create") == 0
 
         form.set_value("label", "scratch-1")
         form.set_value("size", "30")
@@ -94,7 +94,7 @@ async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
-        stored = app.session.simulator.store.get("volumes.volumes", item["id"])
+        stored = app.state.session.simulator.store.get("volumes.volumes", item["id"])
         assert stored["size"] == item["size"] + 10
 
 
@@ -174,7 +174,7 @@ async def test_preferences_are_validated_before_saving() -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not isinstance(app.screen, PreferencesModal)
-        client = app.session.client
+        client = app.state.session.client
         assert await client.call("profile.preferences.view", model=dict) == {
             "theme": "dark",
             "columns": ["label", "status"],
@@ -227,7 +227,7 @@ async def test_a_mysql_database_is_created_from_the_offered_engines() -> None:
         assert "refuse every connection" in confirm.message
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
-        rows = app.session.simulator.store.rows("databases.instances")
+        rows = app.state.session.simulator.store.rows("databases.instances")
         assert any(r.get("label") == "qa-db" for r in rows)
 
 
@@ -247,7 +247,7 @@ async def test_attach_offers_the_configs_of_the_instance_chosen() -> None:
         assert await options_of(pilot, form, "config_id", at_least=0) == []
         form.set_value("compute_id", instances[0])
         configs = await options_of(pilot, form, "config_id")
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         expected = {
             c["id"] for c in store.rows("compute.configs") if c["_compute_id"] == instances[0]
         }
@@ -274,12 +274,12 @@ async def test_object_acl_form_opens_on_the_current_acl() -> None:
         modal = await wait_for_screen(pilot, FormModal)
         # The seeded object is public-read: the form shows it, not a guess.
         assert modal.model_form.values()["acl"] == "public-read"
-        assert app.session.simulator.request_log.count("object_storage.objects.acl_view") == 1
+        assert app.state.session.simulator.request_log.count("object_storage.objects.acl_view") == 1
         modal.model_form.set_value("acl", "private")
         await pilot.press("ctrl+s")
         await settle(pilot)
         site = {"clusterId": "us-east-1", "bucket": "cloudtui-site"}
-        acl = await app.session.client.call(
+        acl = await app.state.session.client.call(
             "object_storage.objects.acl_view", site, query={"name": "site/index.html"}
         )
         assert acl.acl == "private"

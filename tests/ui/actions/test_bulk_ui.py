@@ -34,7 +34,7 @@ async def test_bulk_reboot_skips_refused_reports_failed_and_keeps_it_marked() ->
     app = make_app()
     async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
-        sim = app.session.simulator
+        sim = app.state.session.simulator
         # db-primary and web-prod-1 run; ci-runner-01 is offline (Reboot needs running).
         await mark(pilot, pane, "51200", "51201", "51205")
         assert footer_marked(pane) == "3 marked"
@@ -71,7 +71,7 @@ async def test_bulk_delete_needs_the_typed_count() -> None:
     app = make_app()
     async with started(app) as pilot:
         pane = await open_area(pilot, "volumes")
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         await mark(pilot, pane, "46002", "46003")
         await pilot.press("d")
         confirm = await wait_for_screen(pilot, ConfirmModal)
@@ -150,7 +150,7 @@ async def _tag(pilot: Any, text: str, *, bulk: bool) -> None:
 async def test_tags_added_and_removed_across_an_instance_a_volume_and_a_domain() -> None:
     app = make_app()
     async with started(app) as pilot:
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
 
         def tags(table: str, ident: int) -> list[str]:
             return list(store.get(table, ident)["tags"])
@@ -284,7 +284,7 @@ async def test_marked_items_without_a_grant_are_skipped_before_sending() -> None
         assert (progress.summary.done, progress.summary.skipped) == (1, 1)
         await pilot.press("enter")
         await settle(pilot)
-        assert app.session.simulator.request_log.count("compute.instances.reboot") == 1
+        assert app.state.session.simulator.request_log.count("compute.instances.reboot") == 1
         assert pane.table.marked == frozenset({"51202"})
 
 
@@ -306,7 +306,7 @@ async def test_a_bulk_run_waits_out_rate_limiting() -> None:
     app = make_app()
     async with started(app) as pilot:
         pane = await open_area(pilot, "instances")
-        sim = app.session.simulator
+        sim = app.state.session.simulator
         await mark(pilot, pane, "51206", "51207")
         # More 429s than the two requests' own retries absorb (4 tries each): the run itself
         # waits (Retry-After 1 s) and tries again.
@@ -328,7 +328,7 @@ async def test_the_same_set_is_marked_again_with_one_key_for_the_next_action() -
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "instances")
-        sim = app.session.simulator
+        sim = app.state.session.simulator
         assert pane.check_action("mark_again", ()) is False  # no run yet
         await mark(pilot, pane, "51200", "51201")
         await pilot.press("R")

@@ -68,7 +68,7 @@ async def test_new_instance_from_a_deployment_script_sends_its_fields() -> None:
         assert model_form.form.field("stackscript_data") is None  # no raw JSON
         scripts = model_form.widget_for("stackscript_id")
         await wait_until(pilot, lambda: loaded(scripts, 1))
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         lamp = next(s for s in store.rows("deployscripts.scripts") if s["label"] == "LAMP stack")
         for name, value in {
             "region": "us-east",
@@ -93,7 +93,7 @@ async def test_new_instance_from_a_deployment_script_sends_its_fields() -> None:
         await pilot.press("ctrl+s")  # no answer for the password: refused beside it
         await pilot.pause()
         assert "required" in model_form.error_text("stackscript_data.db_password")
-        assert "compute.instances.create" not in app.session.simulator.request_log
+        assert "compute.instances.create" not in app.state.session.simulator.request_log
 
         model_form.set_value("stackscript_data.db_password", "db-secret-99")
         model_form.set_value("stackscript_data.php_version", "8.2")
@@ -119,7 +119,7 @@ async def test_choosing_another_script_replaces_the_fields() -> None:
         form: FormModal = await open_form(pilot, "instances")
         model_form = form.model_form
         await wait_until(pilot, lambda: loaded(model_form.widget_for("stackscript_id"), 1))
-        rows = app.session.simulator.store.rows("deployscripts.scripts")
+        rows = app.state.session.simulator.store.rows("deployscripts.scripts")
         lamp = next(s for s in rows if s["label"] == "LAMP stack")
         hardening = next(s for s in rows if "hardening" in s["label"])
         model_form.set_value("stackscript_id", lamp["id"])
@@ -141,7 +141,7 @@ async def test_a_many_of_field_is_a_multi_choice_sent_comma_separated() -> None:
     from tui.simulator.handlers.deployscripts import new_script
 
     app = make_app()
-    store = app.session.simulator.store
+    store = app.state.session.simulator.store
     script = new_script(
         store,
         username=next(iter(store.table("users"))),
@@ -182,7 +182,7 @@ async def test_a_many_of_field_is_a_multi_choice_sent_comma_separated() -> None:
 
 async def test_a_volume_region_chooser_offers_only_regions_with_block_storage() -> None:
     app = make_app()
-    store = app.session.simulator.store
+    store = app.state.session.simulator.store
     west = store.get("compute.regions", "us-west")
     west["capabilities"] = [c for c in west["capabilities"] if c != "Block Storage"]
     async with started(app) as pilot:

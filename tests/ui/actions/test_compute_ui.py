@@ -25,7 +25,7 @@ async def instances(pilot: Any) -> ResourceListPane:
 
 
 def stored(app: Any, label: str) -> dict[str, Any] | None:
-    rows = app.session.simulator.store.rows("compute.instances")
+    rows = app.state.session.simulator.store.rows("compute.instances")
     return next((r for r in rows if r.get("label") == label), None)
 
 
@@ -71,7 +71,7 @@ async def test_create_an_instance_through_client_and_server_errors() -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "7" in form.error_text("root_pass")
-        assert app.session.simulator.request_log.count("compute.instances.create") == 0
+        assert app.state.session.simulator.request_log.count("compute.instances.create") == 0
 
         form.set_value("root_pass", "a-much-longer-secret-42")
         await pilot.press("ctrl+s")
@@ -80,7 +80,7 @@ async def test_create_an_instance_through_client_and_server_errors() -> None:
         await pilot.press("y")
         await wait_until(pilot, lambda: bool(form.error_text("label")))
         assert app.screen is modal
-        assert app.session.simulator.request_log.count("compute.instances.create") == 1
+        assert app.state.session.simulator.request_log.count("compute.instances.create") == 1
         values = form.values()
         assert values["root_pass"] == "a-much-longer-secret-42"  # kept across both errors
         assert values["tags"] == "web, staging" and values["image"] == "compute/debian12"
@@ -237,7 +237,7 @@ async def test_rescue_maps_disks_to_devices() -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not isinstance(app.screen, RescueModal)
-        assert "compute.instances.rescue" in app.session.simulator.request_log
+        assert "compute.instances.rescue" in app.state.session.simulator.request_log
 
 
 async def test_detail_tabs_configs_and_stats() -> None:
@@ -261,7 +261,7 @@ async def test_detail_tabs_configs_and_stats() -> None:
         configs.table.focus()
         await pilot.press("n")
         form = await wait_for_screen(pilot, FormModal)
-        disks = app.session.simulator.store.rows("compute.disks")
+        disks = app.state.session.simulator.store.rows("compute.disks")
         mine = [d for d in disks if d.get("_compute_id") == screen.item["id"]]
         select_widget = form.model_form.widget_for("devices.sda.disk_id")
         await wait_until(pilot, lambda: len(select_widget._options) > len(mine))  # type: ignore[attr-defined]
@@ -277,7 +277,7 @@ async def test_detail_tabs_configs_and_stats() -> None:
         stats.focus()
         await pilot.press("m")
         await settle(pilot)
-        assert "compute.stats.month" in app.session.simulator.request_log
+        assert "compute.stats.month" in app.state.session.simulator.request_log
         assert stats.month is not None
         await pilot.press("less_than_sign")
         await settle(pilot)
@@ -319,7 +319,7 @@ async def test_restricted_user_sees_tags_locked_in_the_edit_form() -> None:
         writable = next(
             item
             for item in pane.items.values()
-            if app.user_context.entity_permission("compute", item["id"]) == "read_write"
+            if app.state.user_context.entity_permission("compute", item["id"]) == "read_write"
         )
         await select(pilot, pane, writable["label"])
         await pilot.press("e")

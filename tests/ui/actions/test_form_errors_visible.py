@@ -79,7 +79,7 @@ async def test_a_required_script_field_left_empty_far_down_shows_its_error_on_sc
         await choose_first(pilot, form, "image")
         form.set_value("label", "shop-1")
         form.set_value("root_pass", "Another-long-secret-7")
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         lamp = next(s for s in store.rows("deployscripts.scripts") if s["label"] == "LAMP stack")
         await choose_first(pilot, form, "stackscript_id", lambda v: v == lamp["id"])
         secret = "stackscript_data.db_password"
@@ -90,7 +90,7 @@ async def test_a_required_script_field_left_empty_far_down_shows_its_error_on_sc
 
         assert_error_in_view(app, form, secret, "required")
         assert app.screen is modal
-        assert "compute.instances.create" not in app.session.simulator.request_log
+        assert "compute.instances.create" not in app.state.session.simulator.request_log
 
 
 def other_key() -> str:

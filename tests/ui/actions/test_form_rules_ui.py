@@ -132,10 +132,10 @@ async def test_a_record_form_shows_only_its_types_fields_and_creates_it(kind: st
         assert shown(form) == expected
         for name, value in values.items():
             form.set_value(name, value)
-        before = len(app.session.simulator.store.rows("domains.records"))
+        before = len(app.state.session.simulator.store.rows("domains.records"))
         await pilot.press("ctrl+s")
         await sent(pilot, modal)
-        rows = app.session.simulator.store.rows("domains.records")
+        rows = app.state.session.simulator.store.rows("domains.records")
         assert len(rows) == before + 1
         created = rows[-1]
         assert created["type"] == kind
@@ -169,7 +169,7 @@ async def test_the_demo_import_form_names_the_nameserver_that_allows_transfers()
         form.set_value("remote_nameserver", "ns1.allows-axfr.example")
         await pilot.press("ctrl+s")
         await sent(pilot, modal)
-        domains = app.session.simulator.store.rows("domains.domains")
+        domains = app.state.session.simulator.store.rows("domains.domains")
         assert any(d["domain"] == "imported-demo.example" for d in domains)
 
 
@@ -198,7 +198,7 @@ async def test_an_https_balancer_with_an_http_check_and_two_nodes_in_one_form() 
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         await open_area(pilot, "loadbalancers")
         await pilot.press("n")
         modal: FormModal = await wait_for_screen(pilot, FormModal)
@@ -264,7 +264,7 @@ async def test_reboot_offers_the_profile_only_when_the_instance_has_several() ->
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         pane = await open_area(pilot, "instances")
         counts: dict[Any, int] = {}
         for config in store.rows("compute.configs"):
@@ -291,10 +291,10 @@ async def test_reboot_offers_the_profile_only_when_the_instance_has_several() ->
         mine = [c["id"] for c in store.rows("compute.configs") if c["_compute_id"] == several["id"]]
         assert sorted(profiles) == sorted(mine)
         modal.model_form.set_value("config_id", profiles[-1])
-        before = len(app.session.simulator.request_log)
+        before = len(app.state.session.simulator.request_log)
         await pilot.press("ctrl+s")
         await sent(pilot, modal)
-        sent_requests = app.session.simulator.request_log[before:]
+        sent_requests = app.state.session.simulator.request_log[before:]
         assert any("reboot" in str(r) for r in sent_requests)
         assert pane.items[str(several["id"])]["status"] == "rebooting"
 
@@ -339,7 +339,9 @@ async def test_a_cluster_with_pools_as_rows_and_ha_needs_its_label_typed() -> No
         await pilot.press("enter")
         await sent(pilot, modal)
         cluster = next(
-            c for c in app.session.simulator.store.rows("k8s.clusters") if c["label"] == "ha-prod"
+            c
+            for c in app.state.session.simulator.store.rows("k8s.clusters")
+            if c["label"] == "ha-prod"
         )
         assert cluster["control_plane"]["high_availability"] is True
 
@@ -350,7 +352,7 @@ async def test_a_limited_key_picks_each_rows_bucket_among_its_clusters_buckets()
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         app.go_to_area("object_storage", "object_storage.keys")
         await settle(pilot)
         await pilot.press("n")

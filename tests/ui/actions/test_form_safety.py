@@ -23,7 +23,7 @@ async def test_new_image_from_disk_offers_the_disks_of_the_chosen_instance() -> 
         assert "choose instance first" in str(disk.prompt)
         chosen = instance._options[1][1]  # type: ignore[attr-defined]
         instance.value = chosen
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         mine = {d["id"] for d in store.rows("compute.disks") if d.get("_compute_id") == chosen}
         await wait_until(pilot, lambda: len(disk._options) > 1)  # type: ignore[attr-defined]
         offered = {v for _t, v in disk._options if v is not Select.NULL}  # type: ignore[attr-defined]
@@ -32,7 +32,7 @@ async def test_new_image_from_disk_offers_the_disks_of_the_chosen_instance() -> 
         form.action_submit()
         await settle(pilot)
         assert app.screen is not form
-        sent = app.session.simulator.request_log
+        sent = app.state.session.simulator.request_log
         assert "images.create" in sent
 
 
@@ -75,16 +75,16 @@ async def test_making_a_script_public_needs_its_label_typed() -> None:
         assert app.screen is confirm
         await pilot.press("escape")
         await wait_for_screen(pilot, FormModal)
-        assert "deployscripts.update" not in app.session.simulator.request_log
+        assert "deployscripts.update" not in app.state.session.simulator.request_log
         await pilot.press("ctrl+s")
         confirm = await wait_for_screen(pilot, ConfirmModal)
         confirm.query_one(Input).value = label
         await pilot.press("enter")
         await settle(pilot)
-        assert "deployscripts.update" in app.session.simulator.request_log
+        assert "deployscripts.update" in app.state.session.simulator.request_log
         stored = next(
             s
-            for s in app.session.simulator.store.rows("deployscripts.scripts")
+            for s in app.state.session.simulator.store.rows("deployscripts.scripts")
             if s["label"] == label
         )
         assert stored["is_public"] is True

@@ -9,7 +9,7 @@ from tests.ui.helpers import make_app, settle, wait_for_screen, wait_until
 
 
 def _cluster_id(app: object, label: str) -> str:
-    rows = app.session.simulator.store.rows("k8s.clusters")  # type: ignore[attr-defined]
+    rows = app.state.session.simulator.store.rows("k8s.clusters")  # type: ignore[attr-defined]
     return str(next(r["id"] for r in rows if r["label"] == label))
 
 
@@ -30,7 +30,7 @@ async def test_upgrade_offers_only_the_next_minor_confirms_and_offers_the_recycl
         confirm = await wait_for_screen(pilot, ConfirmModal)
         assert "upgraded to Kubernetes 1.31" in confirm.message
         assert "keep their old version until they are recycled" in confirm.message
-        log = app.session.simulator.request_log
+        log = app.state.session.simulator.request_log
         assert "k8s.clusters.update" not in log  # nothing sent before the confirmation
         await pilot.press("y")
         recycle = await wait_for_screen(pilot, ConfirmModal)
@@ -54,5 +54,5 @@ async def test_an_edit_without_a_version_change_asks_nothing_more() -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not isinstance(app.screen, (FormModal, ConfirmModal))
-        log = app.session.simulator.request_log
+        log = app.state.session.simulator.request_log
         assert "k8s.clusters.update" in log and "k8s.clusters.recycle" not in log

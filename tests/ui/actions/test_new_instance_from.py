@@ -20,7 +20,7 @@ async def _detail(pilot, area: str, table: str, label: str) -> ResourceDetailScr
     app = pilot.app
     app.go_to_area(area)
     await settle(pilot)
-    store = app.session.simulator.store
+    store = app.state.session.simulator.store
     item = next(r for r in store.rows(table) if r["label"] == label)
     pane = app.screen.query_one("#pane-0", ResourceListPane)
     assert pane.table.move_cursor(str(item["id"]))
@@ -47,7 +47,7 @@ async def test_new_instance_from_a_backup_row_opens_with_it_chosen_and_marks_sma
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         backups = await _backups_tab(pilot, "db-primary")
         snapshot = next(
             b for b in store.rows("compute.backups") if b.get("label") == "pre-upgrade [pg 16]"
@@ -92,7 +92,7 @@ async def test_the_backup_chooser_lists_backups_of_every_instance_with_their_fac
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        log = app.session.simulator.request_log
+        log = app.state.session.simulator.request_log
         form: FormModal = await open_form(pilot, "instances")
         field = form.model_form.widget_for("backup_id")
         assert isinstance(field, ChooserSelect)
@@ -106,13 +106,13 @@ async def test_the_backup_chooser_lists_backups_of_every_instance_with_their_fac
         assert asked == len(
             [
                 i
-                for i in app.session.simulator.store.rows("compute.instances")
+                for i in app.state.session.simulator.store.rows("compute.instances")
                 if i["backups"]["enabled"]
             ]
         )
         assert field.table is not None
         assert field.table.titles[:3] == ("Instance", "Label", "Kind")
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         expected = {b["id"] for b in store.rows("compute.backups")}
         assert {row.value for row in field.table.rows} == expected
         sources = {row.cells[0] for row in field.table.rows}
@@ -144,7 +144,7 @@ async def test_new_instance_from_an_image_detail_opens_with_the_image_chosen() -
         await wait_for_screen(pilot, ConfirmModal)
         await pilot.press("y")
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         created = next(r for r in store.rows("compute.instances") if r["label"] == "from-image-1")
         assert created["image"] == "compute/debian12"
 
@@ -165,7 +165,7 @@ async def test_new_instance_from_a_script_marks_images_it_does_not_support() -> 
         await pilot.press("i")
         form: FormModal = await wait_for_screen(pilot, FormModal)
         model_form = form.model_form
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         lamp = next(s for s in store.rows("deployscripts.scripts") if s["label"] == "LAMP stack")
         assert model_form.values()["stackscript_id"] == lamp["id"]
         image = model_form.widget_for("image")
@@ -242,6 +242,6 @@ async def test_a_new_script_chooses_its_images_from_the_image_list() -> None:
         model_form.set_value("script", "#!/bin/sh\necho hello\n")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         made = next(s for s in store.rows("deployscripts.scripts") if s["label"] == "hello script")
         assert made["images"] == [values[1]]

@@ -31,7 +31,7 @@ async def test_edit_the_profile_sends_only_what_changed() -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not isinstance(app.screen, FormModal)
-        profile = await app.session.client.call("profile.view")
+        profile = await app.state.session.client.call("profile.view")
         assert profile.timezone == "America/Chicago"
         assert screen.item["timezone"] == "America/Chicago"  # the screen refreshed
 
@@ -46,7 +46,7 @@ async def test_phone_number_delete_send_and_verify() -> None:
         await wait_for_screen(pilot, ConfirmModal)
         await pilot.press("y")
         await settle(pilot)
-        profile = await app.session.client.call("profile.view")
+        profile = await app.state.session.client.call("profile.view")
         assert not profile.verified_phone_number
 
         await pilot.press("p")
@@ -71,7 +71,7 @@ async def test_phone_number_delete_send_and_verify() -> None:
         verify.model_form.set_value("otp_code", code)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        profile = await app.session.client.call("profile.view")
+        profile = await app.state.session.client.call("profile.view")
         assert profile.verified_phone_number
 
 
@@ -94,6 +94,6 @@ async def test_revoke_an_authorized_app_and_a_trusted_device() -> None:
             await wait_for_screen(pilot, ConfirmModal)
             await pilot.press("y")
             await settle(pilot)
-            remaining = await app.session.client.fetch_all(endpoint, model=dict)
+            remaining = await app.state.session.client.fetch_all(endpoint, model=dict)
             assert len(remaining) == before - 1
             assert len(pane.items) == before - 1, index

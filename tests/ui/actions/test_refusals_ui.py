@@ -31,7 +31,7 @@ async def test_deleting_a_migrating_volume_is_greyed_and_opens_no_dialog() -> No
         title, message = app.notification_log[-1]
         assert title == "Delete: not available"
         assert "the volume is migrating" in message
-        assert app.session.simulator.request_log.count("volumes.delete") == 0
+        assert app.state.session.simulator.request_log.count("volumes.delete") == 0
 
         # The detail screen's actions panel says why before any key is pressed.
         await pilot.press("enter")
@@ -49,7 +49,7 @@ async def test_attach_offers_only_instances_of_the_volumes_region() -> None:
         await pilot.press("a")
         modal = await wait_for_screen(pilot, FormModal)
         offered = await options_of(pilot, modal.model_form, "compute_id")
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         region = {r["id"]: r["region"] for r in store.rows("compute.instances")}
         assert offered and {region[i] for i in offered} == {volume["region"]}
         await pilot.press("escape")
@@ -63,7 +63,7 @@ async def test_a_new_volume_offers_instances_of_the_region_chosen() -> None:
         form = modal.model_form
         everywhere = await options_of(pilot, form, "compute_id", at_least=2)
         form.set_value("region", "eu-central")
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         expected = {r["id"] for r in store.rows("compute.instances") if r["region"] == "eu-central"}
         for _ in range(50):
             if set(await options_of(pilot, form, "compute_id")) == expected:

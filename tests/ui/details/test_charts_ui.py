@@ -27,7 +27,7 @@ async def test_managed_stats_tab_is_charts_with_units_and_no_month_keys() -> Non
         assert "CPU (%)" in text and " %" in text and "points" not in text
         # The managed answer has no month view: its keys are neither shown nor acted on.
         assert pane.check_action("month", ()) is False
-        assert "managed.stats" in app.session.simulator.request_log
+        assert "managed.stats" in app.state.session.simulator.request_log
         pane.focus()
         await pilot.press("c")
         assert pane.chart_index == 1

@@ -13,7 +13,7 @@ async def test_attach_then_the_commands_show_and_the_detail_copies_them() -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         pane = await open_area(pilot, "volumes")
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         volume = next(v for v in store.rows("volumes.volumes") if v["label"] == "cafe-media")
         assert pane.table.move_cursor(str(volume["id"]))
         await pilot.press("a")

@@ -118,7 +118,7 @@ async def test_every_dialog_field_is_visible_when_focused(area: str) -> None:
     app = make_app()
     async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, rounds=1)
-        samples = Samples(app.session.client)
+        samples = Samples(app.state.session.client)
         choosers: set[Any] = set()
         for d in (d for d in ACTIONS if d.area == area):
             await walk_action(pilot, samples, d, choosers)

@@ -30,7 +30,9 @@ def editor(fake_bin: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> tupl
 
 
 async def records(app: Any) -> dict[int, dict[str, Any]]:
-    page = await app.session.client.call("domains.records.list", {"domainId": DOMAIN}, model=dict)
+    page = await app.state.session.client.call(
+        "domains.records.list", {"domainId": DOMAIN}, model=dict
+    )
     return {r["id"]: r for r in page["data"]}
 
 
@@ -168,11 +170,11 @@ async def test_script_text_is_edited_validated_confirmed_and_saved(
         assert given["mode"] == 0o600 and given["text"].startswith("#!/bin/bash")
         assert leftovers(tmp_path) == []
         view = {"deployscriptId": SCRIPT}
-        old = await app.session.client.call("deployscripts.view", view, model=dict)
+        old = await app.state.session.client.call("deployscripts.view", view, model=dict)
         assert "systemctl restart ssh" in old["script"]  # not sent before the confirmation
         await pilot.press("y")
         await settle(pilot)
-        new = await app.session.client.call("deployscripts.view", view, model=dict)
+        new = await app.state.session.client.call("deployscripts.view", view, model=dict)
         assert new["script"].endswith("reboot\n") and "systemctl" not in new["script"]
 
 
@@ -201,7 +203,7 @@ async def test_an_invalid_script_is_refused_before_sending_and_can_be_edited_aga
         await pilot.press("n")
         await settle(pilot)
         view = {"deployscriptId": SCRIPT}
-        kept = await app.session.client.call("deployscripts.view", view, model=dict)
+        kept = await app.state.session.client.call("deployscripts.view", view, model=dict)
         assert kept["script"].startswith("#!/bin/bash")  # cancelled: nothing sent
 
 
@@ -259,7 +261,7 @@ async def test_a_new_script_is_written_in_the_editor_from_the_form(
         form.model_form.set_value("images", ["any/all"])
         await pilot.press("ctrl+s")
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         made = next(
             s for s in store.rows("deployscripts.scripts") if s["label"] == "from the editor"
         )

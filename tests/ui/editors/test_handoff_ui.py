@@ -39,7 +39,7 @@ async def test_ssh_goes_to_the_public_ipv4_as_root_and_comes_back_to_the_list(
         pane = await open_area(pilot, "instances")
         assert pane.table.move_cursor("51201")
         screen = app.screen
-        log = app.session.simulator.request_log
+        log = app.state.session.simulator.request_log
         listed = log.count("compute.instances.list")
         await pilot.press("h")
         await settle(pilot)
@@ -153,7 +153,7 @@ async def test_without_k9s_a_shell_runs_with_kubeconfig_and_the_user_is_told(
 
 async def _database_client(pilot: Any, db_id: str, client: str, log_dir: Path) -> dict[str, Any]:
     screen = await open_item(pilot, "databases", db_id)
-    answer = await pilot.app.session.client.call(
+    answer = await pilot.app.state.session.client.call(
         f"databases.{screen.resource.id.split('.')[1]}.credentials.view",
         {"instanceId": int(db_id)},
         model=dict,

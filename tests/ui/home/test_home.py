@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from screens.actions.start import check_availability
 from screens.dialogs.confirm import ConfirmModal
-from screens.frame import check_availability
 from screens.home.activity_log import ActivityLogScreen
 from screens.home.overview import OverviewScreen
 from screens.home.watchlist import DiffScreen, WatchlistScreen
@@ -127,13 +127,13 @@ async def test_bookmarks_persist_across_runs_and_mark_a_changed_item(
         item = await select(pilot, pane, "web-prod-2")
         await pilot.press("b")
         await settle(pilot)
-        assert ("compute.instances", str(item["id"])) in app.watchlist
-    stored = app.watchlist.path.read_text()
+        assert ("compute.instances", str(item["id"])) in app.state.watchlist
+    stored = app.state.watchlist.path.read_text()
     assert "web-prod-2" in stored and "root_pass" not in stored
 
     # A new run over the same state, as a profile's next run is (a demo starts clean: its
     # folder stands in for a profile's): the bookmark is still there; the item changed.
-    folder = app.watchlist.path.parent
+    folder = app.state.watchlist.path.parent
     monkeypatch.setattr("tui.session.datadir.demo_dir", lambda _user: folder)
     session = demo_session()
     row = next(
@@ -167,7 +167,7 @@ async def test_the_activity_log_records_a_create_and_a_failed_delete_without_sec
     app = make_app(session)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        client = app.session.client
+        client = app.state.session.client
         body = {
             "label": "logged-1",
             "region": "us-east",
@@ -196,7 +196,7 @@ async def test_the_activity_log_records_a_create_and_a_failed_delete_without_sec
         screen.query_one(".log-filter").value = "delete"
         await pilot.pause()
         assert screen.table.row_count == 1
-    text = app.activity.path.read_text()
+    text = app.state.activity.path.read_text()
     assert secret not in text and "root_pass" not in text
     assert DEMO_TOKENS["unrestricted"] not in text
     assert [json.loads(line)["method"] for line in text.splitlines()] == ["POST", "DELETE"]
@@ -204,11 +204,11 @@ async def test_the_activity_log_records_a_create_and_a_failed_delete_without_sec
     # The demo keeps to itself: nothing went to the real data folder, and the next demo (its
     # simulator seeded anew) shows no changes to objects it does not have.
     assert not data_dir().exists() or not any(p.is_file() for p in data_dir().rglob("*"))
-    folder = app.activity.folder
+    folder = app.state.activity.folder
     app = make_app(demo_session(start_area="overview"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await overview(pilot)
-        assert app.activity.folder != folder and app.activity.previous == []
+        assert app.state.activity.folder != folder and app.state.activity.previous == []
         assert "logged-1" not in text_of(screen, "#ov-previous")
 
     # A run over the same state (as a profile's next run is) lists them on its start screen.
@@ -225,7 +225,7 @@ async def test_read_only_greys_every_mutating_action_with_the_reason() -> None:
     app = make_app(read_only=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert "READ-ONLY" in [text for text, _cls in status_parts(app)]
+        assert "READ-ONLY" in [text for text, _cls in status_parts(app.state)]
         for area in ("instances", "volumes", "domains", "k8s"):
             app.go_to_area(area)
             await settle(pilot)
@@ -252,7 +252,7 @@ async def test_read_only_greys_every_mutating_action_with_the_reason() -> None:
         assert app.notification_log[-1] == ("Delete: not available", READ_ONLY_REASON)
         # The client refuses too: nothing is sent, whatever the token could do.
         try:
-            await app.session.client.call("tags.create", body={"label": "x"})
+            await app.state.session.client.call("tags.create", body={"label": "x"})
         except ReadOnlySession:
             pass
         else:  # pragma: no cover
@@ -268,7 +268,7 @@ async def test_read_only_goes_on_at_once_and_off_only_after_a_confirmation() -> 
         assert check_availability(app, pane.spec, delete, pane.current_item)[0]
         app.run_command("read-only")
         await pilot.pause()
-        assert app.read_only and app.session.client.read_only
+        assert app.state.read_only and app.state.session.client.read_only
         assert check_availability(app, pane.spec, delete, pane.current_item) == (
             False, READ_ONLY_REASON,
         )  # fmt: skip
@@ -276,13 +276,13 @@ async def test_read_only_goes_on_at_once_and_off_only_after_a_confirmation() -> 
         modal = await wait_for_screen(pilot, ConfirmModal)
         await pilot.press("escape")  # declined: still read-only
         await pilot.pause()
-        assert app.read_only and not isinstance(app.screen, ConfirmModal)
+        assert app.state.read_only and not isinstance(app.screen, ConfirmModal)
         app.run_command("read-only")
         modal = await wait_for_screen(pilot, ConfirmModal)
         assert modal is app.screen
         await pilot.press("y")
         await pilot.pause()
-        assert not app.read_only and not app.session.client.read_only
+        assert not app.state.read_only and not app.state.session.client.read_only
         assert check_availability(app, pane.spec, delete, pane.current_item)[0]
 
 
@@ -298,7 +298,7 @@ async def test_b_bookmarks_the_item_a_detail_screen_shows_and_a_child_row() -> N
         assert isinstance(app.screen, ResourceDetailScreen)
         app.screen.set_focus(None)  # the detail itself, not one of its tabs' lists
         await pilot.press("b")
-        assert ("compute.instances", str(item["id"])) in app.watchlist
+        assert ("compute.instances", str(item["id"])) in app.state.watchlist
         app.run_command("volumes")  # another area: a volume row
         await settle(pilot)
         volumes = app.screen.pane
@@ -306,7 +306,7 @@ async def test_b_bookmarks_the_item_a_detail_screen_shows_and_a_child_row() -> N
         await pilot.press("b")
         await pilot.pause()
         volume = volumes.current_item
-        assert ("volumes", str(volume["id"])) in app.watchlist
+        assert ("volumes", str(volume["id"])) in app.state.watchlist
         app.run_command("watch")
         await settle(pilot)
         screen = app.screen
@@ -336,7 +336,7 @@ async def test_a_delete_that_fails_in_the_ui_is_logged_with_its_label() -> None:
         confirm.query_one("#confirm-typed").value = item["label"]
         await pilot.press("enter")
         await settle(pilot)
-        entry = app.activity.read()[0]
+        entry = app.state.activity.read()[0]
         assert (entry.method, entry.path) == ("DELETE", f"/volumes/{item['id']}")
         assert (entry.ok, entry.status, entry.target) == (False, 404, item["label"])
 
@@ -349,7 +349,7 @@ async def test_a_log_entry_opens_in_words_and_its_outcome_shows_at_120_columns()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         with contextlib.suppress(NotFound):
-            await app.session.client.call("volumes.delete", {"volumeId": 999999})
+            await app.state.session.client.call("volumes.delete", {"volumeId": 999999})
         app.run_command("log")
         await settle(pilot)
         screen = app.screen

@@ -215,8 +215,8 @@ async def test_rate_limiting_is_shown_and_backs_off() -> None:
         session.simulator.faults.fail_next("k8s.clusters.list", 4, 429)
         pane.refresh_now()
         await settle(pilot)
-        assert app.api_health == "rate_limited"
-        assert any("RATE LIMITED" in text for text, _cls in status_parts(app))
+        assert app.state.api_health == "rate_limited"
+        assert any("RATE LIMITED" in text for text, _cls in status_parts(app.state))
         assert "rate limiting" in str(pane.query_one(".list-message").render())
         assert pane.table.row_count == 2
 

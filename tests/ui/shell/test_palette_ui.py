@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from screens.details.resource_detail import ResourceDetailScreen
-from screens.shell.palette import ResourceCommands
+from screens.shell.palette import ResourceCommands, prefetch_for_palette
 from tests.ui.actions.test_compute_ui import press_on_instance
 from tests.ui.helpers import make_app, settle
 
@@ -12,7 +12,7 @@ async def test_a_volume_seen_in_two_lists_is_one_palette_hit() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        app.prefetch_for_palette()
+        prefetch_for_palette(app)
         await settle(pilot)
         # The instance's Volumes tab lists pg-data again, under its own spec.
         await press_on_instance(pilot, "db-primary", "enter")
@@ -23,7 +23,7 @@ async def test_a_volume_seen_in_two_lists_is_one_palette_hit() -> None:
         await settle(pilot)
         holders = [
             spec_id
-            for (spec_id, _params), (_p, items) in app.resource_index.items()
+            for (spec_id, _params), (_p, items) in app.state.resource_index.items()
             if any(i.get("label") == "pg-data" for i in items.values())
         ]
         assert sorted(holders) == ["compute.volumes", "volumes"]

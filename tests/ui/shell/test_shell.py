@@ -30,7 +30,7 @@ async def test_starts_in_the_first_area_with_a_demo_status_bar() -> None:
         assert isinstance(app.screen, ResourceListScreen)
         app.go_to_area("databases")
         await settle(pilot)
-        texts = [text for text, _cls in status_parts(app)]
+        texts = [text for text, _cls in status_parts(app.state)]
         assert " DEMO " in texts
         assert "in-process simulator" in texts
         assert "demo" in texts and "unrestricted" in texts
@@ -42,7 +42,7 @@ async def test_restricted_user_is_shown_in_the_status_bar() -> None:
     app = make_app(demo_session("restricted"))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        texts = [text for text, _cls in status_parts(app)]
+        texts = [text for text, _cls in status_parts(app.state)]
         assert "ops-restricted" in texts and "RESTRICTED" in texts
 
 
@@ -282,7 +282,7 @@ async def test_api_error_in_a_worker_is_a_titled_notification() -> None:
         assert not isinstance(app.screen, ErrorScreen)
         title, message = app.notification_log[-1]
         assert title == "API error" and "/x" in message
-        assert app.api_health == "error"
+        assert app.state.api_health == "error"
 
 
 async def test_unreachable_api_is_shown_in_the_status_bar_and_rows_stay() -> None:
@@ -298,8 +298,8 @@ async def test_unreachable_api_is_shown_in_the_status_bar_and_rows_stay() -> Non
         session.simulator.faults.fail_next("databases.instances.list", 8, 0)
         pane.refresh_now()
         await settle(pilot)
-        assert app.api_health == "unreachable"
-        assert any("UNREACHABLE" in t for t, _c in status_parts(app))
+        assert app.state.api_health == "unreachable"
+        assert any("UNREACHABLE" in t for t, _c in status_parts(app.state))
         assert pane.table.row_count == rows
         assert pane.last_delay > 60  # backed off beyond the fast interval (one is provisioning)
 
@@ -320,16 +320,16 @@ async def test_a_rate_limited_refresh_says_so_while_it_waits_to_retry() -> None:
         session.simulator.faults.fail_next("compute.instances.list", 1, 429)
         pane.refresh_now()
         for _ in range(50):
-            if app.api_health == "rate_limited":
+            if app.state.api_health == "rate_limited":
                 break
             await pilot.pause()
         # Still waiting to retry: the status bar already says why, the rows stay.
-        assert app.api_health == "rate_limited" and pane.fetching
-        assert any("RATE LIMITED" in t for t, _c in status_parts(app))
+        assert app.state.api_health == "rate_limited" and pane.fetching
+        assert any("RATE LIMITED" in t for t, _c in status_parts(app.state))
         assert pane.table.row_count == rows
         released.set()
         await settle(pilot)
-        assert app.api_health == "online" and not pane.fetching
+        assert app.state.api_health == "online" and not pane.fetching
 
 
 async def test_palette_finds_resources_by_label_across_areas() -> None:
@@ -338,9 +338,11 @@ async def test_palette_finds_resources_by_label_across_areas() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        app.prefetch_for_palette()
+        from screens.shell.palette import prefetch_for_palette
+
+        prefetch_for_palette(app)
         await settle(pilot)
-        loaded = {spec_id for spec_id, _params in app.resource_index}
+        loaded = {spec_id for spec_id, _params in app.state.resource_index}
         assert {"databases", "k8s.clusters"} <= loaded
         provider = ResourceCommands(app.screen)
         hits = [hit async for hit in provider.search("shop-prod")]

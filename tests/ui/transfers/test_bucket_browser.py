@@ -22,7 +22,7 @@ OBJECTS = "object_storage.objects"
 
 
 def stored(app: Any, name: str, bucket: str = "cloudtui-site") -> dict[str, Any] | None:
-    return app.session.simulator.store.get(OBJECTS, f"us-east-1/{bucket}/{name}")
+    return app.state.session.simulator.store.get(OBJECTS, f"us-east-1/{bucket}/{name}")
 
 
 async def open_browser(pilot: Pilot[Any], host: str = SITE_HOST) -> BucketBrowserPane:
@@ -91,7 +91,7 @@ async def test_browse_into_and_out_of_folders() -> None:
 
 async def test_large_folder_pages_as_the_cursor_nears_the_end() -> None:
     app = make_app()
-    sim = app.session.simulator
+    sim = app.state.session.simulator
     bucket = sim.store.get("object_storage.buckets", "us-east-1/cloudtui-site")
     for n in range(450):
         put_object(sim.store, bucket, f"many/{n:05d}.txt", b"x", "text/plain", 0.0)
@@ -224,7 +224,7 @@ async def test_cancel_mid_transfer_leaves_no_file(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     app = make_app()
-    sim = app.session.simulator
+    sim = app.state.session.simulator
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         pane = await open_browser(pilot)
@@ -251,7 +251,7 @@ async def test_dropped_connection_mid_download_still_ends_with_the_right_bytes(
     out = tmp_path / "out"
     out.mkdir()
     app = make_app()
-    sim = app.session.simulator
+    sim = app.state.session.simulator
     bucket = sim.store.get("object_storage.buckets", "us-east-1/cloudtui-site")
     data = bytes(range(256)) * 2048
     put_object(sim.store, bucket, "blob.bin", data, "application/octet-stream", 0.0)
@@ -313,7 +313,7 @@ async def test_delete_marked_objects_with_a_typed_confirmation() -> None:
 
 async def test_view_text_literally_and_share_link() -> None:
     app = make_app()
-    sim = app.session.simulator
+    sim = app.state.session.simulator
     bucket = sim.store.get("object_storage.buckets", "us-east-1/cloudtui-site")
     put_object(sim.store, bucket, "markup.txt", b"[bold]x[/b] [/x]", "text/plain", 0.0)
     put_object(sim.store, bucket, "bin.dat", b"\x00\x01", "application/octet-stream", 0.0)
@@ -377,7 +377,7 @@ async def test_image_upload_streams_the_file_and_the_image_becomes_available(
         assert modal.transfers.files[0].state is State.DONE
         await pilot.press("enter")
         await settle(pilot)
-        store = app.session.simulator.store
+        store = app.state.session.simulator.store
         record = next(i for i in store.rows("images.images") if i.get("label") == "my-upload")
         assert record["status"] == "pending_upload" and record["_uploaded"]
         clock.advance(60)
@@ -398,7 +398,7 @@ async def test_failed_image_upload_says_what_to_do_and_keeps_the_address(tmp_pat
     image = tmp_path / "disk.img.gz"
     image.write_bytes(gzip.compress(b"\x00" * 4096))
     app = make_app()
-    sim = app.session.simulator
+    sim = app.state.session.simulator
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await open_area(pilot, "images")
