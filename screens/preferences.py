@@ -25,6 +25,7 @@ from textual.widgets import Static, TextArea
 from screens.request_modal import RequestModal
 from tui.api.errors import CloudError
 from tui.resources.preferences import dump_preferences, parse_preferences
+from widgets.form_inputs import MultilineInput
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -65,7 +66,9 @@ class PreferencesModal(RequestModal):
             ),
             id="preferences-note",
         )
-        yield TextArea(self.text, soft_wrap=True, show_line_numbers=True, id="preferences-text")
+        yield MultilineInput(
+            self.text, soft_wrap=True, show_line_numbers=True, id="preferences-text"
+        )
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
