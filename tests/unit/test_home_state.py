@@ -177,6 +177,7 @@ def test_read_only_comes_from_the_flag_or_the_profile(monkeypatch: Any) -> None:
 
     seen: list[bool] = []
     monkeypatch.setattr(tui.app, "run_app", lambda *a, **k: seen.append(k["read_only"]) or 0)
+    monkeypatch.setattr("tui.session.terminal.output_problem", lambda *_streams: None)
     assert main(["--demo", "--read-only"]) == 0
     assert main(["--demo"]) == 0
     save_settings(
