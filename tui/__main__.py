@@ -296,11 +296,12 @@ def _load_settings_or_exit() -> Settings:
     try:
         return load_settings()
     except ConfigError as exc:
-        if len(exc.problems) == 1:
+        ignored = [key.message() for key in exc.unknown_keys]  # said now, not after the fix
+        if len(exc.problems) == 1 and not ignored:
             print(f"cloudtui: configuration error: {exc}", file=sys.stderr)
         else:
             print(f"cloudtui: configuration errors in {exc.path}:", file=sys.stderr)
-            for line in exc.lines():
+            for line in [*exc.lines(), *ignored]:
                 print(f"  {line}", file=sys.stderr)
         print("The file was left as it is; fix it and run cloudtui again.", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None

@@ -82,11 +82,21 @@ def test_unknown_settings_and_keymap_ids_are_warnings_with_the_nearest_name(
 def test_every_bad_value_of_the_config_is_in_the_report(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    config_path().write_text("page_size = 1\n[refresh]\nslow = 1\n")
+    config_path().write_text(
+        'page_size = 1\ntheme = "nrod"\n[refresh]\nslow = 1\nfsat = 3\n'
+        '[profiles.work]\nbase_url = "http://api.example.com/v4"\n'
+    )
     code, checks = doctor(capsys)
     assert code == 1
     detail = named(checks, "config file")[0]["detail"]
-    assert detail.index("line 1: page_size") < detail.index("line 3: refresh.slow")
+    assert (
+        detail.index("line 1: page_size")
+        < detail.index("line 2: theme")
+        < detail.index("line 4: refresh.slow")
+        < detail.index("line 7: profiles.work.base_url")
+    )
+    # The key that would be ignored is named in the same run, not after the file is fixed.
+    assert [c["detail"].split(":")[0] for c in named(checks, "config key")] == ["line 5"]
 
 
 def which_of(*installed: str) -> Any:

@@ -12,9 +12,14 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from email.utils import parsedate_to_datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from tui.session.config_keys import UnknownKey
 
 Status = Literal["ok", "warn", "fail", "skip"]
 
@@ -471,9 +476,8 @@ def _check_config(
         settings = load_settings(path)
     except ConfigError as exc:
         detail = f"{path}: {'; '.join(exc.lines())}"
-        return [
-            Check("config file", "fail", detail, "fix the file (it is never overwritten)")
-        ], None
+        broken = Check("config file", "fail", detail, "fix the file (it is never overwritten)")
+        return [broken, *_unknown_key_checks(exc.unknown_keys, path)], None
     found = "parses" if path.exists() else "does not exist yet (defaults)"
     checks = [Check("config file", "ok", f"{path} {found}")]
     unknown = list(settings.unknown_keys)
@@ -481,16 +485,14 @@ def _check_config(
         unknown += unknown_binding_ids(
             settings.keymap, binding_ids(), path.read_text(encoding="utf-8")
         )
-    for key in unknown:
-        checks.append(
-            Check(
-                "config key",
-                "warn",
-                key.message(),
-                f"rename or remove it in {path}",
-            )
-        )
-    return checks, settings
+    return checks + _unknown_key_checks(unknown, path), settings
+
+
+def _unknown_key_checks(keys: Sequence[UnknownKey], path: Path) -> list[Check]:
+    """A warning for each unknown key of the config file (it is ignored)."""
+    return [
+        Check("config key", "warn", key.message(), f"rename or remove it in {path}") for key in keys
+    ]
 
 
 async def _check_profile(
