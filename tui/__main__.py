@@ -78,15 +78,13 @@ class _Range:
         return value
 
     def in_help(self, text: str | None) -> str:
-        """A flag's help naming this range, beside its default: ``... (from 0 to 1; default:
+        """A flag's help naming this range before its default: ``..., from 0 to 1 (default:
         0)`` (unchanged when it names the range already)."""
         text = text or ""
         if self.span in text:
             return text
         head, default, rest = text.partition(" (default: ")
-        if default:
-            return f"{head} ({self.span}; default: {rest}"
-        return f"{text} ({self.span})" if text else self.span
+        return f"{head}, {self.span}{default}{rest}" if head else self.span
 
 
 def _number(
