@@ -99,6 +99,18 @@ def test_every_bad_value_of_the_config_is_in_the_report(
     assert [c["detail"].split(":")[0] for c in named(checks, "config key")] == ["line 5"]
 
 
+def test_the_report_shows_the_file_s_own_text_made_visible(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config_path().write_text(
+        '[profiles."\\u001b]52;c;aGk=\\u0007x"]\nbase_url = "http://remote.example/v4"\n'
+    )
+    assert main(["doctor", "--demo"]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "␛]52;c;aGk=␇x" in out
+
+
 def which_of(*installed: str) -> Any:
     paths = {name: f"/usr/bin/{name}" for name in installed}
     return paths.get

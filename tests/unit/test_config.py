@@ -295,3 +295,17 @@ def test_every_theme_and_a_base_url_to_this_machine_are_accepted() -> None:
             f'theme = "{theme}"\n[profiles.local]\nbase_url = "http://localhost:8080/v4"\n'
         )
         assert load_settings().theme == theme
+
+
+def test_the_file_s_own_text_reaches_the_terminal_only_as_shown_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A profile named with escape sequences, and a base URL refused: the name is in the line.
+    config_path().write_text(
+        '[profiles."\\u001b]52;c;aGk=\\u0007x"]\nbase_url = "http://remote.example/v4"\n'
+    )
+    with pytest.raises(SystemExit):
+        main(["profiles"])
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "␛]52;c;aGk=␇x" in err  # named as it is, made visible

@@ -21,6 +21,8 @@ def build_simulator(
     scale: int = 0,
     state: Path | None = None,
     faults: Faults | None = None,
+    hostile: bool = False,
+    instant: bool = False,
 ) -> Simulator:
     """A simulator for serving: real clock, optional persisted state.
 
@@ -29,6 +31,8 @@ def build_simulator(
         scale: Extra instances to seed (ignored when an existing state is loaded).
         state: State file: loaded when it exists, saved after every change.
         faults: Fault settings.
+        hostile: Seed the hostile data set (ignored when an existing state is loaded).
+        instant: Transitions end at the next request (see :class:`Simulator`).
 
     Raises:
         StateFileError: The state file exists but cannot be used (it is left untouched), or
@@ -38,7 +42,13 @@ def build_simulator(
         _check_folder(state)
     store = Store.load(state) if state is not None and state.exists() else None
     sim = Simulator(
-        clock=RealClock(speed), store=store, faults=faults, scale=scale, state_path=state
+        clock=RealClock(speed),
+        store=store,
+        faults=faults,
+        scale=scale,
+        state_path=state,
+        hostile=hostile,
+        instant=instant,
     )
     if state is not None and store is None:
         try:
@@ -103,6 +113,8 @@ def serve(
     scale: int = 0,
     state: Path | None = None,
     faults: Faults | None = None,
+    hostile: bool = False,
+    instant: bool = False,
 ) -> int:
     """Run the simulator until interrupted.
 
@@ -124,7 +136,14 @@ def serve(
         return 1
     with sock:
         try:
-            sim = build_simulator(speed=speed, scale=scale, state=state, faults=faults)
+            sim = build_simulator(
+                speed=speed,
+                scale=scale,
+                state=state,
+                faults=faults,
+                hostile=hostile,
+                instant=instant,
+            )
         except StateFileError as exc:
             print(f"cloudtui sim: {exc}", file=sys.stderr)
             return 2
