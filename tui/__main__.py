@@ -10,14 +10,13 @@ import argparse
 import asyncio
 import gc
 import getpass
-import math
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING
 
 from tui import __version__
+from tui.cli_args import EXIT_USAGE, Parser, number
 
 # pydantic scans every installed distribution's entry points for plugins when it builds its
 # first model (10-30 ms of each start); the command line uses none. An explicit setting wins.
@@ -28,81 +27,16 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 
-class _Parser(argparse.ArgumentParser):
-    """Refuses a bad command line with one line (argparse prints the whole usage first), and
-    names the range of every range-checked flag in its help."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see: {self.prog} --help)\n")
-
-    def add_argument(self, *name_or_flags: str, **kwargs: Any) -> argparse.Action:
-        kind = kwargs.get("type")
-        if isinstance(kind, _Range):
-            # Here, not in each flag's text: a new range-checked flag cannot forget it.
-            kwargs["help"] = kind.in_help(kwargs.get("help"))
-        return super().add_argument(*name_or_flags, **kwargs)
-
-
-class _Range:
-    """An argparse type: a number of ``kind`` between ``low`` and ``high`` (None: no limit).
-
-    Attributes:
-        span: The range in words (``from 0 to 60 seconds``), in the flag's help and in the
-            message refusing a value outside it.
-    """
-
-    def __init__(
-        self, kind: type[int] | type[float], low: float, high: float | None, unit: str = ""
-    ) -> None:
-        self.kind = kind
-        self.low = low
-        self.high = high
-        suffix = f" {unit}" if unit else ""
-        bounds = f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}"
-        self.span = bounds + suffix
-        self.what = "a whole number" if kind is int else "a number"
-        self.__name__ = self.what  # argparse names the type in some messages
-
-    def __call__(self, text: str) -> int | float:
-        try:
-            value = self.kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {self.what}") from None
-        if not math.isfinite(value):  # nan passes every comparison
-            raise argparse.ArgumentTypeError(f"{text!r} is not {self.what}")
-        if value < self.low or (self.high is not None and value > self.high):
-            raise argparse.ArgumentTypeError(f"{text} is out of range: {self.span}")
-        return value
-
-    def in_help(self, text: str | None) -> str:
-        """A flag's help naming this range before its default: ``..., from 0 to 1 (default:
-        0)`` (unchanged when it names the range already)."""
-        text = text or ""
-        if self.span in text:
-            return text
-        head, default, rest = text.partition(" (default: ")
-        return f"{head}, {self.span}{default}{rest}" if head else self.span
-
-
-def _number(
-    kind: type[int] | type[float], low: float, high: float | None, unit: str = ""
-) -> Callable[[str], int | float]:
-    """An argparse type: a number of ``kind`` between ``low`` and ``high`` (None: no limit);
-    a flag of this type names the range in its help."""
-    return _Range(kind, low, high, unit)
-
-
-_SHARE = _number(float, 0.0, 1.0)
+_SHARE = number(float, 0.0, 1.0)
 
 DATA_SETS = ("standard", "hostile")
 """The simulator's demo data sets (see ``tui.simulator.hostile``)."""
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="cloudtui",
         description="A keyboard-first terminal UI for operating a cloud hosting account.",
     )
@@ -128,14 +62,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--demo-scale",
-        type=_number(int, 0, 100_000),
+        type=number(int, 0, 100_000),
         default=0,
         metavar="N",
         help="demo mode only: seed N extra instances, to try a large account (default: 0)",
     )
     parser.add_argument(
         "--demo-latency",
-        type=_number(float, 0.0, 60.0, "seconds"),
+        type=number(float, 0.0, 60.0, "seconds"),
         default=0.0,
         metavar="SECONDS",
         help="demo mode only: seconds added to every request (default: 0)",
@@ -226,13 +160,13 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     sim.add_argument(
         "--port",
-        type=_number(int, 0, 65535),
+        type=number(int, 0, 65535),
         default=8080,
         help="TCP port; 0 picks a free one, printed once listening (default: 8080)",
     )
     sim.add_argument(
         "--speed",
-        type=_number(float, 0.01, 10_000.0),
+        type=number(float, 0.01, 10_000.0),
         default=1.0,
         metavar="FACTOR",
         help="how fast the simulated clock runs: 4 makes a 4 s boot take 1 s (default: 1; "
@@ -254,7 +188,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--scale",
-        type=_number(int, 0, 100_000),
+        type=number(int, 0, 100_000),
         default=0,
         metavar="N",
         help="seed N extra instances (default: 0)",
@@ -269,14 +203,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--latency",
-        type=_number(float, 0.0, 60.0, "seconds"),
+        type=number(float, 0.0, 60.0, "seconds"),
         default=0.0,
         metavar="SECONDS",
         help="seconds added to every request (default: 0)",
     )
     sim.add_argument(
         "--jitter",
-        type=_number(float, 0.0, 60.0, "seconds"),
+        type=number(float, 0.0, 60.0, "seconds"),
         default=0.0,
         metavar="SECONDS",
         help="up to this many more seconds per request, at random (default: 0)",
@@ -297,7 +231,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--rate-limit",
-        type=_number(int, 1, None),
+        type=number(int, 1, None),
         default=None,
         metavar="N",
         help="requests allowed per minute before 429 answers (default: no limit)",
@@ -318,7 +252,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--stall-seconds",
-        type=_number(float, 0.0, 3600.0, "seconds"),
+        type=number(float, 0.0, 3600.0, "seconds"),
         default=35.0,
         metavar="SECONDS",
         help="how late a stalled answer comes (default: 35, beyond the client's 30 s timeout)",

@@ -12,14 +12,11 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import httpx
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-    from tui.session.config_keys import UnknownKey
+from tui.untrusted import shown
 
 Status = Literal["ok", "warn", "fail", "skip"]
 
@@ -92,13 +89,8 @@ def as_json(checks: list[Check]) -> dict[str, Any]:
 
 
 def as_text(checks: list[Check]) -> str:
-    """The report for a terminal: one block per check.
-
-    A finding may quote the config file, a server or a program (a profile's name, an error's
-    reason): each line is shown text, never sent to the terminal as it is.
-    """
-    from tui.untrusted import shown
-
+    """The report for a terminal: one block per check (shown text: a finding may quote the
+    config file, a server or a program)."""
     marks = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
     lines: list[str] = []
     for check in checks:
@@ -478,27 +470,24 @@ def _check_config(
     from tui.session.config_keys import unknown_binding_ids
 
     path = config_path()
+    settings = None
     try:
-        settings = load_settings(path)
+        loaded = load_settings(path)
     except ConfigError as exc:
         detail = f"{path}: {'; '.join(exc.lines())}"
-        broken = Check("config file", "fail", detail, "fix the file (it is never overwritten)")
-        return [broken, *_unknown_key_checks(exc.unknown_keys, path)], None
-    found = "parses" if path.exists() else "does not exist yet (defaults)"
-    checks = [Check("config file", "ok", f"{path} {found}")]
-    unknown = list(settings.unknown_keys)
-    if settings.keymap and binding_ids is not None:
-        unknown += unknown_binding_ids(
-            settings.keymap, binding_ids(), path.read_text(encoding="utf-8")
-        )
-    return checks + _unknown_key_checks(unknown, path), settings
-
-
-def _unknown_key_checks(keys: Sequence[UnknownKey], path: Path) -> list[Check]:
-    """A warning for each unknown key of the config file (it is ignored)."""
-    return [
-        Check("config key", "warn", key.message(), f"rename or remove it in {path}") for key in keys
-    ]
+        checks = [Check("config file", "fail", detail, "fix the file (it is never overwritten)")]
+        unknown = list(exc.unknown_keys)  # said in the same run, not once the file is fixed
+    else:
+        settings = loaded
+        found = "parses" if path.exists() else "does not exist yet (defaults)"
+        checks = [Check("config file", "ok", f"{path} {found}")]
+        unknown = list(loaded.unknown_keys)
+        if loaded.keymap and binding_ids is not None:
+            text = path.read_text(encoding="utf-8")
+            unknown += unknown_binding_ids(loaded.keymap, binding_ids(), text)
+    for key in unknown:
+        checks.append(Check("config key", "warn", key.message(), f"rename or remove it in {path}"))
+    return checks, settings
 
 
 async def _check_profile(
