@@ -65,7 +65,18 @@ def undo_text(journal: UndoJournal | None, entry: ActivityEntry) -> str:
 def entry_row(index: int, entry: ActivityEntry, undo: str = "") -> TableRow:
     """The table row of one logged change (literal text: labels come from the API)."""
     target = entry.target + (f" #{entry.target_id}" if entry.target_id else "")
-    cells = (entry.when, entry.outcome, entry.method, target, entry.path, entry.reason, undo)
+    cells = tuple(
+        shown(cell)
+        for cell in (
+            entry.when,
+            entry.outcome,
+            entry.method,
+            target,
+            entry.path,
+            entry.reason,
+            undo,
+        )
+    )
     return TableRow(
         index,
         cells,

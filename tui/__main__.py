@@ -12,6 +12,7 @@ import gc
 import getpass
 import os
 import sys
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,7 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--read-only",
         action="store_true",
-        help="browse without being able to change anything (every mutating action is greyed)",
+        help="browse without being able to change anything, on every account of the run "
+        "(every mutating action is greyed)",
     )
     parser.add_argument(
         "--demo-scale",
@@ -429,6 +431,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
         return binding_ids()
 
+    def binding_keys() -> Mapping[str, Collection[str]]:
+        from screens.binding_ids import item_screen_keys
+
+        return item_screen_keys()
+
     checks = asyncio.run(
         run_doctor(
             args.sub_profile or args.profile,
@@ -437,6 +444,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             which=shutil.which,
             demo_user=args.demo_user if args.demo or args.sub_demo else None,
             binding_ids=binding_ids,
+            binding_keys=binding_keys,
         )
     )
     if args.json:
@@ -531,8 +539,10 @@ def cmd_app(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from tui.app import run_app
 
-    read_only = args.read_only or bool(profile is not None and profile.read_only)
-    return run_app(settings, session, profile_name=name, base_url=base_url, read_only=read_only)
+    # Only the flag: a profile's own read_only is the app's to apply, account by account.
+    return run_app(
+        settings, session, profile_name=name, base_url=base_url, read_only=args.read_only
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
