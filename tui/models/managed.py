@@ -437,9 +437,17 @@ def _check_region_rule(address: str | None, region: Any) -> None:
         raise ValueError("region is only allowed when the address is a private IP")
 
 
+SERVICE_CHOICES: Mapping[str, str] = {
+    "credentials": "managed_credentials",
+    "consultation_group": "consultation_group",
+}
+"""A service's credentials and contact group are chosen among the account's, never typed."""
+
+
 class ServiceCreate(RequestModel):
     """A new monitored service; monitoring begins at once."""
 
+    choices_from: ClassVar[Mapping[str, str]] = SERVICE_CHOICES
     required_when: ClassVar[Mapping[str, str]] = {"region": "required for a private address"}
     shown_when: ClassVar[Mapping[str, When]] = SERVICE_RULES
 
@@ -474,6 +482,8 @@ class ServiceCreate(RequestModel):
 
 class ServiceUpdate(RequestModel):
     """Changes to a monitored service (the server checks the merged result)."""
+
+    choices_from: ClassVar[Mapping[str, str]] = SERVICE_CHOICES
 
     label: ServiceLabel | None = None
     """Label, 3 to 64 characters."""

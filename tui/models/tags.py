@@ -6,7 +6,8 @@ balancer carries it. Tagged objects come back as a mixed collection of ``{type, 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, StringConstraints
 
@@ -58,6 +59,14 @@ class TaggedObject(ApiModel):
 
 class TagCreate(RequestModel):
     """A new tag, optionally put at once on objects you have read_write access to."""
+
+    # The objects are ticked in their listings, never typed as ids.
+    choices_from: ClassVar[Mapping[str, str]] = {
+        "domains": "tag_domains",
+        "computes": "tag_computes",
+        "loadbalancers": "tag_loadbalancers",
+        "volumes": "tag_volumes",
+    }
 
     label: TagLabel
     """The tag, 3 to 50 characters."""

@@ -211,7 +211,7 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
             return "no data"
         return f"{len(points)} points, latest {points[-1][1]:g}"
     if kind == "block":
-        lines = value if isinstance(value, list | tuple) else str(value).splitlines()
+        lines = value if isinstance(value, list | tuple) else _block_text(str(value)).splitlines()
         return "\n".join(_one_line(str(line)).rstrip() for line in lines)
     if kind == "udf":
         return udf_preview(value)
@@ -222,6 +222,19 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
     if isinstance(value, list | tuple):
         return _one_line(", ".join(format_value(v) for v in value))
     return _one_line(str(value))
+
+
+PEM_ARMOUR = "-----BEGIN "
+"""How a PEM block (a certificate, a key) starts."""
+
+
+def _block_text(text: str) -> str:
+    """A block's text with its line breaks: a PEM sent on one line with written ``\\n``
+    sequences (as request bodies carry them) gets its real line breaks back, so each of its
+    lines is shown, and copied, whole."""
+    if PEM_ARMOUR in text and "\n" not in text and "\\n" in text:
+        return text.replace("\\r\\n", "\n").replace("\\n", "\n")
+    return text
 
 
 def _structured(value: Any) -> str:
