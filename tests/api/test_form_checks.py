@@ -84,7 +84,7 @@ async def test_backends_are_private_addresses_and_the_others_say_why(client: Api
     web = next(row for row in table.rows if row.value == "192.168.128.2")
     assert not web.refused and web.cells[0] == "  192.168.128.2"
     staging = next(row for text, row in by_label.items() if text.startswith("staging-api-1"))
-    assert staging.value is None  # nothing to choose
+    assert staging.value == ""  # nothing to choose: the input stays as good as blank
     assert staging.refused.startswith("no private IPv4 address")
     assert staging.cells[0].startswith(REFUSED_MARK)
     assert table.rows[-1].refused  # the unavailable ones come last
@@ -132,7 +132,7 @@ async def test_keys_come_from_the_profile_and_from_the_home(client: ApiClient) -
     laptop = keys[2]
     assert laptop["fingerprint"] == LAPTOP_FINGERPRINT
     assert CHOICE_SOURCES["ssh_public_keys"].option(laptop) == (
-        f"me@laptop · ED25519 · {LAPTOP_FINGERPRINT} · id_ed25519.pub",
+        f"me@laptop · id_ed25519.pub · {LAPTOP_FINGERPRINT} (ED25519)",
         LAPTOP,
     )
 

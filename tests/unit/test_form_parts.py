@@ -133,3 +133,17 @@ def test_ticked_ids_are_sent_as_numbers() -> None:
     )
     assert keys.ok, keys.errors
     assert keys.body is not None and keys.body["authorized_users"] == ["demo"]
+
+
+def test_an_instance_without_a_private_address_is_a_choice_that_chooses_nothing() -> None:
+    address = NODE.field("address")
+    assert address is not None and address.source is not None
+    source = address.source
+    public_only = {"id": 9, "label": "ftp", "region": "us-west", "ipv4": ["192.0.2.11"]}
+    [item] = source.expand(public_only)
+    assert source.option(item)[1] == ""  # never None: a blank chooser highlights that value
+    assert source.expand(item) == [item]  # expanded once
+    assert source.facts is not None and source.facts.refuse is not None
+    assert source.facts.refuse(item).startswith("no private IPv4 address")
+    picked = build_body(NODE, {"address": source.option(item)[1], "label": "web-1"})
+    assert picked.errors == {"address": "Address is required"}

@@ -65,7 +65,7 @@ def test_the_public_keys_of_the_home_are_read_by_file() -> None:
     ]
     first = keys[0]
     assert first["key"] == KEY and first["fingerprint"] == KEY_FINGERPRINT
-    assert first["shown"] == f"test@fc · ED25519 · {KEY_FINGERPRINT} · id_ed25519.pub"
+    assert first["shown"] == f"test@fc · id_ed25519.pub · {KEY_FINGERPRINT} (ED25519)"
     # A comment is someone else's text: shown through the boundary, sent as it is.
     assert "\x1b" not in keys[1]["shown"] and "\x1b" in keys[1]["key"]
 

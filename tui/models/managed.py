@@ -465,7 +465,7 @@ class ServiceCreate(RequestModel):
     consultation_group: Annotated[str, StringConstraints(max_length=50)] | None = None
     """Contact group support consults, at most 50 characters."""
     credentials: list[int] | None = None
-    """Ids of credentials support may use for this service."""
+    """Credentials support may use for this service (sent as their ids)."""
     notes: str | None = None
     """Notes for support."""
     region: str | None = None
@@ -499,7 +499,7 @@ class ServiceUpdate(RequestModel):
     consultation_group: Annotated[str, StringConstraints(max_length=50)] | None = None
     """Contact group support consults, at most 50 characters."""
     credentials: list[int] | None = None
-    """Ids of credentials support may use (replaces the list)."""
+    """Credentials support may use (sent as their ids; replaces the list)."""
     notes: str | None = None
     """Notes for support; null removes them."""
     region: str | None = None

@@ -71,10 +71,10 @@ class TagCreate(RequestModel):
     label: TagLabel
     """The tag, 3 to 50 characters."""
     domains: list[int] | None = None
-    """Ids of domains to tag."""
+    """Domains to tag (sent as their ids)."""
     computes: list[int] | None = None
-    """Ids of instances to tag."""
+    """Instances to tag (sent as their ids)."""
     loadbalancers: list[int] | None = None
-    """Ids of load balancers to tag."""
+    """Load balancers to tag (sent as their ids)."""
     volumes: list[int] | None = None
-    """Ids of volumes to tag."""
+    """Volumes to tag (sent as their ids)."""

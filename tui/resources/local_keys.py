@@ -104,10 +104,11 @@ def key_item(key: PublicKey, origin: str) -> dict[str, Any]:
 
 
 def key_text(key: PublicKey, origin: str) -> Shown:
-    """``demo@laptop · ED25519 · SHA256:… · id_ed25519.pub``: a key's row in the list."""
+    """``demo@laptop · id_ed25519.pub · SHA256:… (ED25519)``: a key's row in the list (the
+    fingerprint last: a narrow list cuts its end, which tells keys apart least)."""
     comment = key.comment or "(no comment)"
     kind = KIND_NAMES.get(key.kind, key.kind)
-    return shown(f"{comment} · {kind} · {key.fingerprint} · {origin}")
+    return shown(f"{comment} · {origin} · {key.fingerprint} ({kind})")
 
 
 def keys_of(lines: Iterable[Any], origin: str) -> list[dict[str, Any]]:

@@ -137,14 +137,16 @@ class ChoiceSource:
         return text
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
-        """``(text, value)`` of one item; an unavailable one's value is None (nothing to
-        choose: the chooser shows it with the reason, and choosing it sets nothing)."""
+        """``(text, value)`` of one item; an unavailable one's value is empty: the chooser
+        shows it with the reason, and choosing it leaves the input as good as blank (the form
+        still asks for a value). Not None: a chooser opened on a blank input highlights the
+        row whose value is None."""
         try:
             text = self.label.format_map(Lenient(item))
         except (ValueError, AttributeError, IndexError):
             text = str(item.get(self.value))
         if item.get(UNAVAILABLE):
-            return text, None
+            return text, ""
         if "{" in self.value:
             return text, self.value.format_map(Lenient(item))
         return text, item.get(self.value)
