@@ -4,7 +4,9 @@ Each account is listed concurrently through its own session (:mod:`tui.accounts.
 appear as soon as it answers, and an account that fails shows its own error line under the
 table without hiding the others. The Account column is the first, and the ``/`` filter
 language applies (``account:prod``). An action on a row runs against that row's account, and
-its dialogs name the account.
+its dialogs name the account. A row's account refuses changes while it is read-only, or while
+the app's own account is (the status bar of this screen then says READ-ONLY); the list follows
+``:read-only`` while it is open.
 
 Bindings (besides the table's and the listed kind's actions on an item):
 
@@ -57,6 +59,7 @@ from tui.resources.availability import UserContext, availability
 from tui.resources.rows import table_row
 from tui.resources.spec import Action, ResourceSpec
 from tui.session.runtime import Session
+from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -115,6 +118,12 @@ class FanoutPane(ListFilter, Vertical):
     def on_mount(self) -> None:
         self.action_refresh()
         self.table.focus()
+        if hasattr(self.app, "user_version"):  # read-only turned on or off: actions re-check
+            self.watch(self.app, "user_version", self._read_only_changed, init=False)
+
+    def _read_only_changed(self, _version: int) -> None:
+        self.sessions.follow_read_only()
+        self.screen.refresh_bindings()
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -156,15 +165,15 @@ class FanoutPane(ListFilter, Vertical):
         names = self.request.profiles
         text = Text(f"{self.request.spec.title} in {len(names)} accounts", style="bold")
         text.append(f"  {len(self.items):,} results")
-        shown = self.table.row_count
-        if shown != len(self.items):
-            text.append(f" · {shown:,} shown")
+        on_screen = self.table.row_count
+        if on_screen != len(self.items):
+            text.append(f" · {on_screen:,} shown")
         waiting = [n for n in names if n not in self.listings]
         if waiting:
-            text.append(f"  waiting for {', '.join(waiting)}…", style="italic")
+            text.append(f"  waiting for {shown(', '.join(waiting))}…", style="italic")
         if self.filter_text:
             text.append("  filter: ")
-            text.append(self.filter_text)  # literal: what the user typed
+            text.append(shown(self.filter_text))  # what the user typed (or pasted)
         self.query_one(".list-title", Static).update(text)
 
     def _update_message(self) -> None:
@@ -176,13 +185,13 @@ class FanoutPane(ListFilter, Vertical):
             if listing is not None and listing.error:
                 if errors:
                     errors.append("\n")
-                # Literal: the reason may quote the server.
-                errors.append(f"✖ {name}: {listing.error_title}. {listing.error}")
+                # The reason may quote the server.
+                errors.append(shown(f"✖ {name}: {listing.error_title}. {listing.error}"))
         self.query_one(".fanout-errors", Static).update(errors)
         message = ""
         if self.items and self.table.row_count == 0:
             message = f"{self.filter_problem()} No rows match the filter. Escape clears it."
-        self.query_one(".list-message", Static).update(Text(message.strip()))
+        self.query_one(".list-message", Static).update(Text(shown(message.strip())))
 
     # -- filter -----------------------------------------------------------------------------
 
@@ -228,7 +237,7 @@ class FanoutPane(ListFilter, Vertical):
     def action_json(self) -> None:
         """Show the raw JSON of the item under the cursor."""
         item = self.current_item
-        show_json(self, f"{self.request.spec.singular} {self.spec.label_of(item or {})}", item)
+        show_json(self, f"{self.request.spec.singular} {self.spec.display_label(item or {})}", item)
 
     # -- actions on a row -------------------------------------------------------------------
 
@@ -236,10 +245,7 @@ class FanoutPane(ListFilter, Vertical):
         item = self.current_item
         if item is None:
             return False, "no row under the cursor"
-        read_only = getattr(self.app, "read_only", False) or self.sessions.read_only
-        account = item[ACCOUNT_FIELD]
-        if account in self.sessions.settings.profiles:
-            read_only = read_only or self.sessions.settings.profiles[account].read_only
+        read_only = self.sessions.read_only(str(item[ACCOUNT_FIELD]))
         # The app knows the grants of its own account only: the API judges the others.
         return availability(
             self.request.spec, action, own_item(item), UserContext(read_only=read_only)
@@ -264,7 +270,9 @@ class FanoutPane(ListFilter, Vertical):
         enabled, reason = self._row_availability(action)
         if not enabled:
             event.stop()
-            self.app.notify(reason, title=f"{action.label}: not available", markup=False)
+            self.app.notify(
+                shown(reason), title=f"{shown(action.label)}: not available", markup=False
+            )
 
     def action_run_action(self, action_id: str) -> None:
         """Run an action on the row under the cursor, against that row's account."""
@@ -276,7 +284,7 @@ class FanoutPane(ListFilter, Vertical):
         try:
             session = self.sessions.session(account)
         except AccountUnavailable as exc:
-            self.app.notify(str(exc), title=account, severity="error", markup=False)
+            self.app.notify(shown(exc), title=shown(account), severity="error", markup=False)
             return
         own = own_item(item)
         params = self.request.spec.params_for(own, {})
@@ -316,12 +324,16 @@ class FanoutScreen(ShellScreen):
 def open_fanout(app: Any, request: FanoutRequest | OverviewRequest) -> None:
     """Push the fanout list (or overview) of ``request``; other accounts' changes go to their
     own activity logs."""
-    current: Session | None = getattr(app, "session", None)
+
+    def current() -> Session | None:
+        return getattr(app, "session", None)
+
+    def read_only(account: str) -> bool:
+        session = current()
+        return bool(app.read_only_rules.seen_from(account, session and session.profile_name))
+
     sessions = FanoutSessions(
-        app.settings,
-        current,
-        read_only=bool(getattr(app, "read_only", False)),
-        on_open=_log_changes,
+        app.settings, current, app.account_opener, read_only=read_only, on_open=_log_changes
     )
     if isinstance(request, OverviewRequest):
         from screens.fanout_overview import FanoutOverviewScreen

@@ -4,6 +4,8 @@ The areas' lists load in parallel (bounded, see :func:`tui.home.overview.load_ov
 part is drawn as soon as it arrives; nothing waits for the slowest list and keys are never held
 (the drawing is coalesced to a few frames a second). Refresh follows the usual adaptive policy:
 fast while an instance changes state, slow otherwise, paused while the screen is not shown.
+A list that could not be loaded is named under the attention rows with the reason; "Nothing
+needs attention" is said only once every list has loaded.
 
 Bindings:
 
@@ -34,6 +36,7 @@ from tui.home.overview import (
     Attention,
     CountLine,
     OverviewData,
+    attention_note,
     counts,
     load_overview,
     snapshot,
@@ -42,6 +45,7 @@ from tui.home.overview import (
 from tui.resources.areas import SPECS
 from tui.resources.rows import TableColumn, TableRow
 from tui.resources.spec import TRANSITIONAL_STATUSES
+from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -56,7 +60,7 @@ ATTENTION_COLUMNS = (
 
 def attention_row(index: int, item: Attention) -> TableRow:
     """One attention row: what and how many, and the filter it opens the list with."""
-    cells = (item.text(), f":{item.area_id}  {item.query}")
+    cells = (shown(item.text()), shown(f":{item.area_id}  {item.query}"))
     return TableRow(index, cells, (index, item.query), "warn", " ".join(cells).lower())
 
 
@@ -120,16 +124,12 @@ class OverviewScreen(ShellScreen):
         await load_overview(client, data, self._arrived, concurrency=concurrency)
         self.data = data
         self.loaded = True
+        self._drawn_version = -1  # drawn once more as a whole: the note now knows it is done
         self._redraw()
-        failed = set(data.errors) - {"types"}
         changing = SPECS["compute.instances"].transitional or TRANSITIONAL_STATUSES
         busy = any(i.get("status") in changing for i in data.items("instances"))  # ~1 ms
-        if failed and len(failed) == len(data.errors) and not data.parts:
-            from tui.api.errors import TransportFailure
-
-            self.refresher.failed(
-                TransportFailure("GET", "/", "no part loaded", sent=False), transitional=busy
-            )
+        if data.last_error is not None and not data.parts:
+            self.refresher.failed(data.last_error, transitional=busy)  # nothing answered
         else:
             self.refresher.succeeded(transitional=busy)
 
@@ -181,7 +181,7 @@ class OverviewScreen(ShellScreen):
         self.items = summary.attention
         self._show_counts(summary.counts)
         self._show_attention(data)
-        self.query_one("#ov-cost", Static).update(Text(summary.cost))
+        self.query_one("#ov-cost", Static).update(Text(shown(summary.cost, lines=True)))
         self.drawn = data
 
     def _show_counts(self, lines: list[CountLine]) -> None:
@@ -189,15 +189,17 @@ class OverviewScreen(ShellScreen):
         for index, line in enumerate(lines):
             if index:
                 text.append("\n")
-            text.append(f"{line.area:<20}", style="bold")
+            # Errors quote the server; details count statuses that come from the API.
+            text.append(f"{shown(line.area):<20}", style="bold")
             if line.error:
-                text.append(f"  {line.error}", style="italic")
+                # Why is said once under the attention rows, for every list it stopped.
+                text.append("  ✖ not loaded", style="italic")
             elif line.total is None:
-                text.append(f"  {line.detail or 'loading…'}", style="italic")
+                text.append(f"  {shown(line.detail) or 'loading…'}", style="italic")
             else:
                 text.append(f"{line.total:>7,}")
                 if line.detail:
-                    text.append(f"  {line.detail}")  # literal: statuses come from the API
+                    text.append(f"  {shown(line.detail)}")
         # Always one line per area: no layout needed while the figures move.
         counts_widget = self.query_one("#ov-counts", Static)
         counts_widget.update(text, layout=counts_widget.size.height != text.plain.count("\n") + 1)
@@ -207,19 +209,15 @@ class OverviewScreen(ShellScreen):
         rows = [attention_row(i, item) for i, item in enumerate(self.items)]
         table.update_rows([r.key for r in rows], rows)
         table.styles.height = min(len(rows), 10) + 1 if rows else 1
-        note = self.query_one("#ov-attention-note", Static)
-        waiting = [p for p in ("instances", "volumes", "databases", "managed") if not data.has(p)]
-        if not rows and waiting and not self.loaded:
-            note.update(Text("Looking…"))
-        elif not rows:
-            note.update(Text("Nothing needs attention."))
-        else:
-            note.update(Text("enter opens the list filtered to those items"))
+        lines = attention_note(data, found=len(rows), done=self.loaded)
+        self.query_one("#ov-attention-note", Static).update(
+            Text(shown("\n".join(lines), lines=True))
+        )
 
     def _show_previous(self) -> None:
         log: Any = getattr(self.app, "activity", None)
         previous = log.previous[:3] if log is not None else []
-        text = Text("\n".join(e.summary() for e in previous) if previous else "")
+        text = Text("\n".join(shown(e.summary()) for e in previous) if previous else "")
         self.query_one("#ov-previous", Static).update(text)
         self.query_one("#ov-previous", Static).display = bool(previous)
         self.query_one("#ov-previous-head", Static).display = bool(previous)

@@ -21,6 +21,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from tui.untrusted import Shown, shown
+
 TAG_MIN = 3
 TAG_MAX = 50
 """Length bounds of a tag label (the API's)."""
@@ -62,7 +64,7 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
     TagPrompt #tag-buttons Button { margin-left: 1; }
     """
 
-    def __init__(self, title: str, suggestions: list[str] | None = None) -> None:
+    def __init__(self, title: Shown, suggestions: list[str] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.suggestions = suggestions or []
@@ -73,7 +75,8 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
             yield Static("Tag (enter adds it; -tag or ctrl+r removes it):", id="tag-hint")
             yield Input(placeholder="production", id="tag-input")
             if self.suggestions:
-                yield Static(Text("Carried now: " + ", ".join(self.suggestions)), id="tag-current")
+                carried = ", ".join(shown(tag) for tag in self.suggestions)
+                yield Static(Text(f"Carried now: {carried}"), id="tag-current")
             yield Static(Text(""), id="tag-error")
             with Horizontal(id="tag-buttons"):
                 yield Button("Add", id="tag-add", variant="primary", compact=True)
@@ -89,7 +92,7 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
             text, add = text[1:].strip(), False
         problem = check_tag(text)
         if problem:
-            self.query_one("#tag-error", Static).update(Text(problem))
+            self.query_one("#tag-error", Static).update(Text(shown(problem)))
             self.app.bell()
             return
         self.dismiss((text, add))

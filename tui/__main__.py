@@ -13,7 +13,7 @@ import getpass
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -63,6 +63,9 @@ def _number(
 
 _SHARE = _number(float, 0.0, 1.0)
 
+DATA_SETS = ("standard", "hostile")
+"""The simulator's demo data sets (see ``tui.simulator.hostile``)."""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -87,7 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--read-only",
         action="store_true",
-        help="browse without being able to change anything (every mutating action is greyed)",
+        help="browse without being able to change anything, on every account of the run "
+        "(every mutating action is greyed)",
     )
     parser.add_argument(
         "--demo-scale",
@@ -102,6 +106,14 @@ def _parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="SECONDS",
         help="demo mode only: seconds added to every request (default: 0)",
+    )
+    parser.add_argument(
+        "--demo-data",
+        choices=DATA_SETS,
+        default="standard",
+        help="demo mode only: the data set; hostile puts escape sequences, bidi overrides, markup "
+        "and 500-character words in every text others write, to see that none reaches the "
+        "terminal (default: standard)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -161,6 +173,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     doctor.add_argument("--json", action="store_true", help="machine-readable report")
 
+    from tui.check.cli import add_check_arguments
+
+    add_check_arguments(
+        command(
+            "check",
+            "find risks and waste in an account, with their fixes and savings",
+            "For cron and CI: exit status 0 when nothing is found at or above --fail-on, 1 when "
+            "something is, 2 on a bad command line or configuration, 3 when an account (or some "
+            "of its rules) could not be checked. See docs/check.md.",
+        )
+    )
+
     sim = command(
         "sim",
         "serve the API simulator over HTTP",
@@ -187,6 +211,13 @@ def _parser() -> argparse.ArgumentParser:
         help="every transition (provisioning, boot, resize ...) ends by the next request, so a "
         "client sees the end state on its first poll; time limits keep their time "
         "(default: transitions take their time on the clock)",
+    )
+    sim.add_argument(
+        "--data",
+        choices=DATA_SETS,
+        default="standard",
+        help="the demo data set to seed: hostile puts escape sequences, bidi overrides and markup "
+        "in every text field, to test a client against them (default: standard)",
     )
     sim.add_argument(
         "--scale",
@@ -428,6 +459,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
         return binding_ids()
 
+    def binding_keys() -> Mapping[str, Collection[str]]:
+        from screens.binding_ids import item_screen_keys
+
+        return item_screen_keys()
+
     checks = asyncio.run(
         run_doctor(
             args.sub_profile or args.profile,
@@ -436,6 +472,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             which=shutil.which,
             demo_user=args.demo_user if args.demo or args.sub_demo else None,
             binding_ids=binding_ids,
+            binding_keys=binding_keys,
         )
     )
     if args.json:
@@ -443,6 +480,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         print(as_text(checks))
     return exit_status(checks)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Run the account check's rules without the UI (see tui.check.cli)."""
+    from tui.check.cli import run_check_command
+
+    return run_check_command(args, _load_settings_or_exit())
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -467,6 +511,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         scale=args.scale,
         state=args.state,
         faults=faults,
+        hostile=args.data == "hostile",
         instant=args.instant,
     )
 
@@ -493,7 +538,12 @@ def cmd_app(args: argparse.Namespace) -> int:
         # Lazy: the simulator is built in a worker thread at the first request, so the first
         # frame does not wait for it (building it earlier only splits the GIL with the UI).
         demo = Session.for_demo(
-            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency, lazy=True
+            settings,
+            args.demo_user,
+            scale=args.demo_scale,
+            latency=args.demo_latency,
+            lazy=True,
+            hostile=args.demo_data == "hostile",
         )
         return run_app(settings, demo, read_only=args.read_only)
     from tui.api.client import InsecureBaseUrl, validate_base_url
@@ -517,8 +567,10 @@ def cmd_app(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from tui.app import run_app
 
-    read_only = args.read_only or bool(profile is not None and profile.read_only)
-    return run_app(settings, session, profile_name=name, base_url=base_url, read_only=read_only)
+    # Only the flag: a profile's own read_only is the app's to apply, account by account.
+    return run_app(
+        settings, session, profile_name=name, base_url=base_url, read_only=args.read_only
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -537,6 +589,7 @@ def main(argv: list[str] | None = None) -> int:
         "profiles": cmd_profiles,
         "sim": cmd_sim,
         "doctor": cmd_doctor,
+        "check": cmd_check,
     }
     handler = commands.get(args.command or "", cmd_app)
     try:

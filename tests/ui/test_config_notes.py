@@ -31,6 +31,24 @@ async def test_unknown_settings_and_keymap_ids_are_notified_at_start() -> None:
     ]
 
 
+async def test_plugins_aliases_and_hotkeys_are_checked_at_start() -> None:
+    config_path().write_text(
+        '[aliases]\nbad = "instnces"\n[hotkeys]\n"?" = ":log"\n'
+        '[[plugins]]\nkey = "Z"\nareas = ["instances"]\ntitle = "Mine"\n'
+        'command = ["no-such-program-xyz", "{label}"]\n'
+    )
+    app = CloudApp(load_settings(), demo_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        notes = [message for title, message in app.notification_log if title == "Config file"]
+    assert notes == [
+        "line 2: [aliases] bad stands for 'instnces', but instnces is not a command; "
+        "did you mean instances?",
+        'line 4: [hotkeys] "?" is the key of app.help already',
+        "line 9: [[plugins]] 'Mine': no-such-program-xyz is not installed",
+    ]
+
+
 async def test_a_valid_config_says_nothing() -> None:
     session = demo_session(keymap={"app.help": "f1", "compute.reboot": "ctrl+r"})
     app = CloudApp(session.settings, session)

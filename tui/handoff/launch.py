@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tui.session.auth import TOKEN_ENV
+from tui.untrusted import Shown, shown
 
 PRIVATE_FILE = 0o600
 
@@ -84,7 +85,7 @@ class Launch:
             syntax from ``script.sh``); default: the placeholder itself.
     """
 
-    title: str
+    title: Shown
     config: str
     command: tuple[str, ...]
     values: Mapping[str, str] = field(default_factory=dict)
@@ -114,7 +115,7 @@ class Prepared:
     env: dict[str, str]
     files: dict[str, str]
     fallback: bool = False
-    notice: str = ""
+    notice: Shown = ""
     hint: str = ""
 
 
@@ -151,14 +152,20 @@ def fill(template: str, values: Mapping[str, str], config: str) -> str:
 def expand(
     templates: tuple[str, ...], values: Mapping[str, str], options: tuple[str, ...], config: str
 ) -> list[str]:
-    """Arguments from templates; an argument that is exactly ``{options}`` becomes ``options``."""
+    """Arguments from templates; an argument that is exactly ``{options}`` becomes ``options``.
+
+    A template starting with ``~`` has it expanded to the home folder before its placeholders
+    are filled, so a value (a label ``~root``) is never expanded.
+    """
     argv: list[str] = []
     for template in templates:
         if template == "{options}":
             argv.extend(os.path.expanduser(o) if o.startswith("~") else o for o in options)
             continue
-        arg = fill(template, values, config)
-        argv.append(os.path.expanduser(arg) if arg.startswith("~") else arg)
+        # The template's own ~ is the user's home; a value that starts with ~ stays as it is.
+        if template.startswith("~"):
+            template = os.path.expanduser(template)
+        argv.append(fill(template, values, config))
     return argv
 
 
@@ -237,6 +244,6 @@ def prepared(
         for key, template in launch.env.items():
             env[key] = fill(template, values, launch.config)
         hint = fill(launch.hint, values, launch.config) if launch.hint else ""
-        yield Prepared(argv, env, paths, fallback=bool(notice), notice=notice, hint=hint)
+        yield Prepared(argv, env, paths, fallback=bool(notice), notice=shown(notice), hint=hint)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

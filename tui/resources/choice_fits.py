@@ -116,7 +116,7 @@ def script_takes_image(script: Mapping[str, Any], image: Any, _chosen: Any) -> S
     """A deployment script that does not list the chosen image: the reason names the ones it
     does (``not for compute/debian12: runs on compute/alpine3``)."""
     if _supports(script, image):
-        return Shown("")
+        return shown("")
     images = script.get("images")
     listed = _image_list(images) if isinstance(images, list) and images else "no image"
     return shown(f"not for {image}: runs on {listed}")

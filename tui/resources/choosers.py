@@ -184,7 +184,7 @@ class ChooserRow:
     cells: tuple[str, ...]
     group: str = ""
     search: str = field(default="", repr=False)
-    refused: Shown = field(default=Shown(""))
+    refused: Shown = field(default=shown(""))
 
 
 @dataclass(frozen=True)
@@ -309,16 +309,17 @@ def filter_rows(rows: Sequence[ChooserRow], query: str) -> list[ChooserRow]:
     return [row for row in rows if all(word in row.search for word in words)]
 
 
-def shown_cells(rows: Sequence[ChooserRow], grouped: bool) -> list[tuple[str, ...]]:
-    """Cells to draw: a group's name only on its first row among ``rows`` (after filtering)."""
-    out: list[tuple[str, ...]] = []
+def shown_cells(rows: Sequence[ChooserRow], grouped: bool) -> list[tuple[Shown, ...]]:
+    """Cells to draw: a group's name only on its first row among ``rows`` (after filtering);
+    display text (cells quote labels and other values of the API)."""
+    out: list[tuple[Shown, ...]] = []
     previous: str | None = None
     for row in rows:
         cells = row.cells
         if grouped:
             cells = (row.group if row.group != previous else "", *cells[1:])
             previous = row.group
-        out.append(cells)
+        out.append(tuple(shown(cell) for cell in cells))
     return out
 
 

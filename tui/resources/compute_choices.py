@@ -22,7 +22,7 @@ RESCUE_DEVICES = ("sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg")
 RESERVED_DEVICE = "sdh"
 
 
-def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = False) -> str:
+def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = False) -> Shown:
     """One instance type in a line: id, vCPUs, memory, disk, transfer, monthly price, name.
 
     Memory and disk are in MB in the API; shown in GB. ``compact`` (narrow terminals) leaves out
@@ -51,7 +51,7 @@ def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = 
     label = kind.get("label")
     if with_id and label and not compact:
         parts.append(f"— {label}")
-    return "  ".join(parts)
+    return shown("  ".join(parts))
 
 
 RESIZE_SOURCE = "resize_type"
@@ -95,12 +95,12 @@ def resize_table(
 def resize_refusal(row: ChooserRow | None, current: str) -> Shown:
     """Why resizing to ``row``'s type is refused before it is sent ('' when it is not)."""
     if row is None:
-        return Shown("Choose a type first.")
+        return shown("Choose a type first.")
     if row.value == current:
         return shown(f"The instance already is a {current}; choose another type.")
     if row.refused:
         return shown(f"{row.value}: {row.refused}")
-    return Shown("")
+    return shown("")
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ class DeviceChoice:
     """
 
     value: str
-    text: str
+    text: Shown
 
 
 def device_choices(
@@ -121,12 +121,14 @@ def device_choices(
 ) -> list[DeviceChoice]:
     """Every disk, then every volume, of the instance as device choices."""
     out = [
-        DeviceChoice(f"disk:{d.get('id')}", f"disk {d.get('label', '')} (#{d.get('id')})")
+        DeviceChoice(f"disk:{d.get('id')}", shown(f"disk {d.get('label', '')} (#{d.get('id')})"))
         for d in disks
         if d.get("id") is not None
     ]
     out += [
-        DeviceChoice(f"volume:{v.get('id')}", f"volume {v.get('label', '')} (#{v.get('id')})")
+        DeviceChoice(
+            f"volume:{v.get('id')}", shown(f"volume {v.get('label', '')} (#{v.get('id')})")
+        )
         for v in volumes
         if v.get("id") is not None
     ]

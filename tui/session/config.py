@@ -1,8 +1,9 @@
 """Settings: a TOML file in the platformdirs config folder (``CLOUDTUI_CONFIG`` overrides the path).
 
 The file holds profiles (name and base URL), the default profile, the theme, refresh intervals,
-page size, concurrency, timeouts and key remaps. It never holds a token. A broken file stops the
-program with a message naming the file and every problem with its line; it is never overwritten.
+page size, concurrency, timeouts, key remaps, plugins, aliases and hotkeys. It never holds a
+token. A broken file stops the program with a message naming the file and every problem with
+its line; it is never overwritten.
 Unknown keys are ignored and named (with the nearest valid one) by the app and ``doctor``.
 Saving edits the file in place (comments, order and unknown keys stay).
 """
@@ -21,6 +22,7 @@ from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from tui.handoff.settings import HandoffSettings
+from tui.plugins.settings import PluginSettings
 from tui.session.config_keys import UnknownKey, dotted, line_of, split_unknown
 
 APP_NAME = "cloudtui"
@@ -114,6 +116,16 @@ class RefreshSettings(BaseModel):
     """Upper bound of the delay after repeated errors or rate limiting."""
 
 
+class CheckSettings(BaseModel):
+    """What the account check (``cloudtui check``) reads."""
+
+    model_config = _CONFIG
+
+    important_tags: list[str] = Field(default_factory=lambda: ["production"])
+    """Tags that mark an instance as important: one carrying any of them without backups is a
+    finding, e.g. ``important_tags = ["production", "billing"]`` (``[]`` turns the rule off)."""
+
+
 class Settings(BaseModel):
     """Everything the config file can say."""
 
@@ -145,6 +157,15 @@ class Settings(BaseModel):
     handoff: HandoffSettings = Field(default_factory=HandoffSettings)
     """Programs run on resources: [handoff.ssh], [handoff.k9s], [handoff.mysql],
     [handoff.mongosh], [handoff.editor]."""
+    check: CheckSettings = Field(default_factory=CheckSettings)
+    """The account check: [check] important_tags."""
+    plugins: list[PluginSettings] = Field(default_factory=list)
+    """Your own commands on the selected item: ``[[plugins]]`` tables (key, areas, title,
+    command, confirm, mode); see :mod:`tui.plugins.settings`."""
+    aliases: dict[str, str] = Field(default_factory=dict)
+    """Your own ``:`` words -> the command they stand for, e.g. {db = "databases"}."""
+    hotkeys: dict[str, str] = Field(default_factory=dict)
+    """Key -> a ``:`` command it runs, e.g. {"ctrl+1" = ":fanout instances"}."""
 
     _unknown_keys: list[UnknownKey] = PrivateAttr(default_factory=list)
     _as_loaded: dict[str, Any] | None = PrivateAttr(default=None)

@@ -144,6 +144,7 @@ class Simulator:
         state_path: Save the state to this file after every change.
         timings: Overrides of :data:`DEFAULT_TIMINGS`.
         upload_limit: Largest accepted image upload, bytes.
+        hostile: Seed the hostile data set (see :mod:`tui.simulator.hostile`).
         instant: Every transition in progress (provisioning, booting, resizing ...) ends at the
             next request, whatever the clock says: a client that polls sees the end state on
             its first poll. Time limits (an upload window, an image's expiry) keep their time.
@@ -160,6 +161,7 @@ class Simulator:
         state_path: Path | None = None,
         timings: dict[str, float] | None = None,
         upload_limit: int = 5 * 1024**3,
+        hostile: bool = False,
         instant: bool = False,
     ) -> None:
         from tui.simulator import handlers as _handlers  # noqa: F401  (registers handlers)
@@ -185,6 +187,10 @@ class Simulator:
             store = Store()
             if seed:
                 seed_demo(store, self.clock.now(), scale=scale)
+                if hostile:
+                    from tui.simulator.hostile import make_hostile
+
+                    make_hostile(store)
         ensure_users(store)
         self.store = store
         self.request_log: list[str] = []
@@ -398,7 +404,12 @@ class Simulator:
                 result = await result
             response = self._render(ep, result, query, row_filter)
         except SimError as err:
-            response = _json(err.payload(), err.status, err.headers or None)
+            payload = err.payload()
+            if self.store.meta.get("hostile"):
+                from tui.simulator.hostile import hostile_errors
+
+                payload = {"errors": hostile_errors(err.errors)}
+            response = _json(payload, err.status, err.headers or None)
         self._persist()
         return response
 

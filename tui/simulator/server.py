@@ -21,6 +21,7 @@ def build_simulator(
     scale: int = 0,
     state: Path | None = None,
     faults: Faults | None = None,
+    hostile: bool = False,
     instant: bool = False,
 ) -> Simulator:
     """A simulator for serving: real clock, optional persisted state.
@@ -30,6 +31,7 @@ def build_simulator(
         scale: Extra instances to seed (ignored when an existing state is loaded).
         state: State file: loaded when it exists, saved after every change.
         faults: Fault settings.
+        hostile: Seed the hostile data set (ignored when an existing state is loaded).
         instant: Transitions end at the next request (see :class:`Simulator`).
 
     Raises:
@@ -42,6 +44,7 @@ def build_simulator(
         faults=faults,
         scale=scale,
         state_path=state,
+        hostile=hostile,
         instant=instant,
     )
     if state is not None and store is None:
@@ -91,6 +94,7 @@ def serve(
     scale: int = 0,
     state: Path | None = None,
     faults: Faults | None = None,
+    hostile: bool = False,
     instant: bool = False,
 ) -> int:
     """Run the simulator until interrupted.
@@ -114,7 +118,12 @@ def serve(
     with sock:
         try:
             sim = build_simulator(
-                speed=speed, scale=scale, state=state, faults=faults, instant=instant
+                speed=speed,
+                scale=scale,
+                state=state,
+                faults=faults,
+                hostile=hostile,
+                instant=instant,
             )
         except StateFileError as exc:
             print(f"cloudtui sim: {exc}", file=sys.stderr)
