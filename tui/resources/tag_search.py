@@ -69,7 +69,7 @@ def tagged(lists: Iterable[Listed], text: str, limit: int = 50) -> list[TagHit]:
                 continue
             seen.add(identity)
             tags = " ".join(f"#{tag}" for tag in item.get("tags") or [] if isinstance(tag, str))
-            label = shown(spec.label_of(item))
+            label = spec.display_label(item)
             hits.append(TagHit(spec, params, item, label, shown(f"{target.singular} · {tags}")))
             if len(hits) >= limit:
                 return hits
