@@ -111,7 +111,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         out["rows"] = pane.table.total_count
         # Let the demo's own transitions (a provisioning instance) finish first.
         pane.refresh_now()
-        await wait_until(lambda: not pane.fetching and not pane._any_transitional(), 120)
+        await wait_until(lambda: not pane.fetching and not pane.changing, 120)
         pane.refresh_now()
         await wait_until(lambda: not pane.fetching, 60)
         out["requests_per_refresh"] = pane._listing_requests()

@@ -1155,6 +1155,11 @@ class Checker:
                     annotation = self.project.method_returns(owner, name)[1]
             elif isinstance(node.func, ast.Name) and name in self.function_returns:
                 annotation = self.function_returns[name]
+            elif (
+                isinstance(node.func, ast.Name)
+                and (self.imported.get(name), name) in self.project.module_returns
+            ):
+                annotation = self.project.module_returns[(self.imported[name], name)]
             elif isinstance(node.func, ast.Name) and not element:
                 classes = self.project.returned_classes.get(name, set())
                 return next(iter(classes)) if len(classes) == 1 else ""

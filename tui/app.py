@@ -146,6 +146,9 @@ class CloudApp(ResilientApp[int]):
         self.resume_collector_after_first_frame = False
         """Set by :func:`run_app` when the command line paused the cyclic collector for the
         start: it is frozen and resumed once the first frame is on the terminal."""
+        self.stops_on_signals = False
+        """Set by :func:`run_app`: SIGTERM and SIGHUP end the app as quitting does (see
+        :mod:`tui.session.stop_signals`); a test's app leaves the process's signals alone."""
         self.key_gate = KeyGate(self)
         """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
         self.add_area_modes()
@@ -171,6 +174,10 @@ class CloudApp(ResilientApp[int]):
     # -- start-up ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.stops_on_signals:
+            from tui.session.stop_signals import stop_on_signals
+
+            stop_on_signals(lambda status: self.exit(return_code=status))
         self.key_gate.watch_screens()
         if self.state.settings.theme in self.available_themes:
             self.theme = self.state.settings.theme
@@ -513,11 +520,12 @@ def run_app(
     # growing heap, 10-15% of the start's CPU); it resumes after the first frame.
     paused = not gc.isenabled()
     app.resume_collector_after_first_frame = paused and session is not None
+    app.stops_on_signals = True
     freeze_startup_heap()
     if paused and session is None:
         collector.resume()  # the login screen comes first: nothing is held for a first frame
     result = app.run()
-    return int(result or 0)
+    return app.return_code or int(result or 0)  # 128 + N when signal N ended it
 
 
 def freeze_startup_heap() -> None:

@@ -58,6 +58,9 @@ class ChooserSelect(SelectWithoutDropDown):
         self.option: Option | None = None
         self.lookup: Lookup | None = None
         """The form's other inputs (set by the form): what the :attr:`fits` compare with."""
+        self.fit_note: Shown = ""
+        """What the form last said under this input of why the chosen value does not suit
+        (''; kept to clear it, and only it, once the value suits)."""
         self._chooser: ChooserModal | None = None
         """The chooser while it is open: choices that arrive meanwhile are shown in it."""
 

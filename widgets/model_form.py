@@ -18,27 +18,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
+from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static, TextArea
 
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row
 from tui.untrusted import Shown, shown
 from widgets.chooser_field import ChooserSelect
 from widgets.focus_view import keep_focus_in_view, scroll_after_layout
-from widgets.form_editor import EditorKeyMixin
-from widgets.form_extra import ExtraFieldsMixin
-from widgets.form_fits import FitNotesMixin
+from widgets.form_editor import EditInEditor, editor_file_name
 from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
-from widgets.form_secrets import SecretFieldsMixin
+from widgets.form_row import FormRow
+from widgets.secret_input import SecretInput
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
 
@@ -47,13 +47,12 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "_-" else "-" for c in name)
 
 
-MARKER = "›"
-FOCUS_MARKER = "❯"
-"""The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
+class ModelForm(VerticalScroll):
+    """Inputs for every field of a form, one :class:`~widgets.form_row.FormRow` each.
 
-
-class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMixin, VerticalScroll):
-    """Inputs for every field of a form.
+    Besides the inputs of the form as built, it holds inputs added while the form is shown
+    (the fields a chosen deployment script asks for), and says under a chooser why its chosen
+    value does not suit another input ("std-1 — too small: backup needs 98 GB").
 
     Args:
         form: What to show.
@@ -122,8 +121,10 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         self._hidden: set[str] = set()
         self._headings: dict[str, str] = {}
         """Group heading id -> the group it heads."""
-        self._marked_row: Vertical | None = None
+        self._marked_row: FormRow | None = None
         """The row whose marker shows the focus."""
+        self._extra = 0
+        """Sets of inputs added after composing (their ids stay unique across replacements)."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -147,58 +148,25 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
 
     def _add_buttons_after(self, f: FormField) -> list[Widget]:
         """The "add" buttons of the repeated lists whose last input is ``f`` (inner first)."""
-        ends = [
-            path
-            for path in self.form.repeats
-            if f.name.startswith(f"{path}.")
-            and self._last_of(path) == f.name
-            and not self._full(path)
-        ]
         return [
             Button(
-                Text(f"+ Add a row to {self._list_title(path)}"),
+                Text(f"+ Add a row to {self.form.list_title(path)}"),
                 id=f"add-{_safe(path)}",
                 classes="form-add",
                 compact=True,
             )
-            for path in sorted(ends, key=len, reverse=True)
+            for path in self.form.lists_ending_at(f.name)
         ]
 
-    def _list_title(self, path: str) -> Shown:
-        repeat = self.form.repeats[path]
-        return f"{repeat.group} · {repeat.title}" if repeat.group else repeat.title
-
-    def _full(self, path: str) -> bool:
-        """True when the list at ``path`` shows all the rows it may have (no "add")."""
-        most = self.form.repeats[path].max_rows
-        return most is not None and self.form.rows(path) >= most
-
-    def _last_of(self, path: str) -> str | None:
-        names = [f.name for f in self.form.fields if f.name.startswith(f"{path}.")]
-        return names[-1] if names else None
-
-    def _row(self, f: FormField) -> Vertical:
-        """One input's row: label, marker and input, help, error line."""
+    def _row(self, f: FormField) -> FormRow:
+        """One input's row: label, marker and input, error line, help."""
         wid = self._ids[f.name]
         inputs = list(self._inputs(f))
         for widget in inputs:
             widget.disabled = bool(f.locked)
-        children: list[Widget] = [
-            Label(self._label(f, f.required), classes="form-label", id=f"label-{wid}"),
-            # A visible marker: compact inputs draw no border, and colour alone would vanish
-            # under NO_COLOR.
-            Horizontal(Static(MARKER, classes="form-marker"), *inputs, classes="form-input"),
-            # Right under the input, before the help: the input and why it was refused fit
-            # on screen together however long the help is.
-            Static("", classes="form-error -hidden"),
-        ]
-        if f.locked:
-            children.append(Static(Text(f"Locked: {f.locked}"), classes="form-help"))
-        elif f.help:
-            # Docstrings wrap at the source's width: the terminal wraps them again instead.
-            text = " ".join(f.help.replace("``", "").split())
-            children.append(Static(Text(text), classes="form-help", id=f"help-{wid}"))
-        return Vertical(*children, classes="form-row", id=f"row-{wid}")
+        # Docstrings wrap at the source's width: the terminal wraps them again instead.
+        help_text = " ".join(f.help.replace("``", "").split()) if f.help else ""
+        return FormRow(wid, self._label(f, f.required), inputs, shown(help_text), f.locked or "")
 
     @staticmethod
     def _label(f: FormField, required: bool, note: str = "") -> Text:
@@ -229,17 +197,13 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         self.refresh_bindings()  # a password field may have come or gone (ctrl+g)
         shown_groups: set[str] = set()
         for f in self.form.fields:
-            wid = self._ids[f.name]
-            self.query_one(f"#row-{wid}").set_class(f.name in hidden, "-hidden")
+            row = self.row_of(f.name)
+            row.set_class(f.name in hidden, "-hidden")
             if f.name not in hidden and f.group:
                 shown_groups.add(f.group)
             if f.rule is not None:
                 note = hint_note(f, decided)
-                label = self.query_one(f"#label-{wid}", Label)
-                label.update(self._label(f, required_now(f, decided), note))
-                # The note for the value chosen stands in for help that covers every value.
-                for help_text in self.query(f"#help-{wid}"):
-                    help_text.set_class(bool(note), "-hidden")
+                row.relabel(self._label(f, required_now(f, decided), note), noted=bool(note))
         for heading in self.query(".form-group"):
             heading.set_class(self._headings.get(heading.id or "") not in shown_groups, "-hidden")
 
@@ -276,7 +240,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         # The list's own button (and an outer list's) stay where they are, after the new row.
         widgets = [w for w in self._widgets(new, None) if w.id not in existing]
         await self.mount_all(widgets, before=button)
-        if self._full(path):
+        if self.form.full(path):
             await button.remove()  # the list is full: its last row takes the focus below
         self.apply_rules()
         first = self.widget_for(new[0].name)
@@ -392,14 +356,12 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         # Rows shown, hidden or added and error lines appearing move what has focus.
         keep_focus_in_view(self)
 
+    def row_of(self, name: str) -> FormRow:
+        """The row of input ``name``."""
+        return self.query_one(f"#row-{self._ids[name]}", FormRow)
+
     def _show_error(self, name: str, message: Shown) -> None:
-        row = self.query_one(f"#row-{self._ids[name]}", Vertical)
-        error = row.query_one(".form-error", Static)
-        # A shape as well as a colour: without colour an error must not read as help text.
-        error.update(Text(f"✖ {message}" if message else ""))
-        error.remove_class("-note")
-        error.set_class(not message, "-hidden")
-        row.set_class(bool(message), "-invalid")
+        self.row_of(name).show_error(message)
 
     def show_note(self, name: str, message: Shown) -> None:
         """Show ``message`` under the input ``name`` as an error line ('' clears it)."""
@@ -407,16 +369,12 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
 
     def error_text(self, name: str) -> str:
         """The error shown beside ``name`` ('' when none)."""
-        row = self.query_one(f"#row-{self._ids[name]}", Vertical)
-        return str(row.query_one(".form-error", Static).content).removeprefix("✖ ")
+        return self.row_of(name).error
 
     # -- events and actions -----------------------------------------------------------------
 
-    def _row_of(self, widget: Widget) -> Vertical | None:
-        return next(
-            (a for a in widget.ancestors if isinstance(a, Vertical) and a.has_class("form-row")),
-            None,
-        )
+    def _row_of(self, widget: Widget) -> FormRow | None:
+        return next((a for a in widget.ancestors if isinstance(a, FormRow)), None)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.refresh_bindings()
@@ -426,24 +384,20 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         if focused_row is not self._marked_row:
             # Only the two rows concerned: querying every row's marker on each tab cost
             # tens of milliseconds on a long form.
-            self._mark(self._marked_row, MARKER)
-            self._mark(focused_row, FOCUS_MARKER)
+            if self._marked_row is not None:
+                self._marked_row.mark(False)
+            if focused_row is not None:
+                focused_row.mark(True)
             self._marked_row = focused_row
 
-    @staticmethod
-    def _mark(row: Vertical | None, marker_text: Shown) -> None:
-        if row is None:
-            return
-        for marker in row.query(".form-marker").results(Static):  # a new row may be mounting
-            # One cell wide either way: a repaint, never a new layout of the whole form.
-            marker.update(marker_text, layout=False)
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.refresh_bindings()  # "Show/hide secret" follows the focused input
 
     def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.
         row = self._row_of(widget)
-        if row is not None and row.has_class("-invalid"):
-            row.remove_class("-invalid")
-            row.query_one(".form-error", Static).add_class("-hidden")
+        if row is not None:
+            row.clear_error()
 
     def _changed(self, widget: Widget) -> None:
         self._clear_error_of(widget)
@@ -470,6 +424,149 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         # Enter moves on, like tab: a long form is not sent by a stray enter.
         event.stop()
         self.screen.focus_next()
+
+    # -- secrets ----------------------------------------------------------------------------
+
+    def _focused_secret(self) -> SecretInput | None:
+        focused = self.screen.focused
+        secrets = (self.widget_for(f.name) for f in self.form.fields if f.kind == "secret")
+        return focused if isinstance(focused, SecretInput) and focused in secrets else None
+
+    def _passwords(self) -> tuple[str, ...]:
+        """Password inputs shown now (a root password only once an image is chosen)."""
+        return tuple(n for n in self.form.password_names if n not in self._hidden)
+
+    def action_generate(self) -> None:
+        """Generate a strong password into the focused password field (else the first one)."""
+        passwords = self._passwords()
+        focused = self._focused_secret()
+        names = [n for n in passwords if focused is not None and self.widget_for(n) is focused]
+        name = next(iter(names or passwords), None)
+        if name is None:
+            self.app.notify("This form has no password field.", title="Generate password")
+            return
+        widget = self.widget_for(name)
+        assert isinstance(widget, SecretInput)
+        f = self.form.field(name)
+        widget.generate(int(f.max_length) if f is not None and f.max_length else None)
+        # Said beside the field, not in a toast that would outlive the form.
+        self.row_of(name).show_success(
+            "Generated and shown so you can keep it; hidden again when you leave."
+        )
+
+    def action_reveal(self) -> None:
+        """Show or hide the focused secret field."""
+        secret = self._focused_secret()
+        if secret is not None:
+            secret.reveal()
+
+    # -- multi-line inputs in the user's editor ---------------------------------------------
+
+    def _focused_text_area(self) -> str | None:
+        """The name of the input whose text area has the focus."""
+        focused = self.screen.focused
+        if not isinstance(focused, TextArea):
+            return None
+        return next((f.name for f in self.form.fields if self.widget_for(f.name) is focused), None)
+
+    def action_external_editor(self) -> None:
+        """Ask the dialog to open the focused text area in the editor."""
+        name = self._focused_text_area()
+        if name is None:
+            return
+        area = self.widget_for(name)
+        assert isinstance(area, TextArea)
+        self.post_message(EditInEditor(name, area.text, editor_file_name(name)))
+
+    def put_edited(self, name: str, text: str) -> None:
+        """Put the editor's ``text`` back into input ``name`` and focus it."""
+        area = self.widget_for(name)
+        if isinstance(area, TextArea):
+            area.text = text
+            area.focus()
+
+    # -- inputs added while the form is shown -----------------------------------------------
+
+    async def set_extra_fields(
+        self, prefix: str, after: str, fields: tuple[FormField, ...], form: FormSpec
+    ) -> None:
+        """Replace the inputs named ``prefix...`` with ``fields``, shown after input ``after``.
+
+        Args:
+            prefix: Name prefix of the inputs being replaced (a script's answers).
+            after: The input they follow (the script choice).
+            fields: The new inputs (their defaults prefilled).
+            form: The whole form with them (the screen's, so both agree).
+        """
+        # Until the new rows are mounted the form has none under the prefix: values() read
+        # meanwhile (a send, a chooser's comparison) must not look for inputs not there.
+        old = [f for f in self.form.fields if f.name.startswith(prefix)]
+        kept = tuple(f for f in self.form.fields if not f.name.startswith(prefix))
+        self.form = replace(self.form, fields=kept)
+        for gone in old:
+            await self.query_one(f"#row-{self._ids.pop(gone.name)}").remove()
+        for header in self.query(".form-extra-group"):
+            if header.name == prefix:
+                await header.remove()
+        self._extra += 1
+        for index, f in enumerate(fields):
+            self._ids[f.name] = f"field-x{self._extra}-{index}"
+            if f.default is not None:
+                self._values.setdefault(f.name, f.default)
+        if not fields:
+            self.form = form
+            return
+        rows: list[Widget] = []
+        group = fields[0].group
+        if group:
+            header = Static(Text(group), classes="form-group form-extra-group", name=prefix)
+            rows.append(header)
+        rows.extend(self._row(f) for f in fields)
+        await self.mount_all(rows, after=self.query_one(f"#row-{self._ids[after]}"))
+        self.form = form
+
+    # -- choices that do not suit another input ---------------------------------------------
+
+    def chosen(self, name: str, asking: str = "") -> tuple[Any, Mapping[str, Any] | None]:
+        """The value of input ``name`` and the item chosen there (None: empty, hidden or
+        not an input of this form).
+
+        Args:
+            name: The input.
+            asking: The input whose choices are compared with it: ``name`` counts even while
+                hidden when it is hidden only until ``asking`` is filled (a script chosen
+                first is shown once an image is).
+        """
+        f = self.form.field(name)
+        if f is None:
+            return None, None
+        if name in self._hidden and (f.rule is None or f.rule.field != asking):
+            return None, None
+        widget = self.widget_for(name)
+        value = read_value(widget)
+        if value in (None, ""):
+            return None, None
+        item = widget.item_for(value) if isinstance(widget, ChooserSelect) else None
+        return value, item
+
+    def refresh_fits(self) -> None:
+        """Under every chooser with rules: why its chosen value does not suit the form (the
+        rules are the choice sources' :class:`~tui.resources.choice_fits.Fit` list; the
+        chooser marks its rows itself)."""
+        for f in self.form.fields:
+            if f.source is None or not f.source.fits:
+                continue
+            widget = self.widget_for(f.name)
+            if not isinstance(widget, ChooserSelect):
+                continue
+            widget.lookup = partial(self.chosen, asking=f.name)
+            reason = widget.misfit() if f.name not in self._hidden else ""
+            note = shown(f"{widget.value} — {reason}") if reason else ""
+            if note and self.error_text(f.name) != note:
+                self.show_note(f.name, note)
+            elif not note and widget.fit_note and self.error_text(f.name) == widget.fit_note:
+                self.show_note(f.name, "")
+            widget.fit_note = note
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys shown must work: offered only where there is a password or a focused secret.

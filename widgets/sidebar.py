@@ -43,7 +43,9 @@ class Sidebar(OptionList):
             self.area_id = area_id
             super().__init__()
 
-    def __init__(self, areas: Sequence[Area], current: str | None = None, **kwargs: object) -> None:
+    def __init__(
+        self, areas: Sequence[Area], current: str | None = None, *, id: str | None = None
+    ) -> None:
         options: list[Option | None] = []
         group = None
         for area in areas:
@@ -53,7 +55,7 @@ class Sidebar(OptionList):
             # The current area is marked by a shape too, so it shows without colour.
             marker = "▸" if area.id == current else " "
             options.append(Option(Text(f"{marker}{area.title}"), id=area.id))
-        super().__init__(*options, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*options, id=id)
         self._current = current
 
     def on_mount(self) -> None:

@@ -216,9 +216,9 @@ class FanoutPane(WorkerForwarding, Vertical):
         self.query_one(".fanout-errors", Static).update(errors)
         message = ""
         if self.items and self.table.row_count == 0:
-            problem = self.filter.problem(self.items.values())
+            problem = self.filter.missing_fields_note(self.items.values())
             message = f"{problem} No rows match the filter. Escape clears it."
-        self.query_one(ListMessage).say(message.strip())
+        self.query_one(ListMessage).say(shown(message.strip()))
 
     # -- filter -----------------------------------------------------------------------------
 

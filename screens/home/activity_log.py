@@ -31,7 +31,7 @@ from screens.dialogs.text_modal import TextModal
 from screens.frame import ShellScreen
 from tui.api.errors import CloudError
 from tui.home.activity import ActivityEntry
-from tui.home.undo import NotedChange, UndoJournal
+from tui.home.undo import NotedChange, UndoJournal, undo_preview
 from tui.refresh import describe_error, error_title
 from tui.resources.rows import TableColumn, TableRow
 from tui.untrusted import shown
@@ -250,11 +250,11 @@ class ActivityLogScreen(ShellScreen):
 
     @work(group="undo", exit_on_error=False, name="undoing a change", description="undo")
     async def _undo(self, journal: UndoJournal, group: list[NotedChange]) -> None:
-        from screens.dialogs.confirm import ConfirmModal, request_preview
+        from screens.dialogs.confirm import ConfirmModal
 
         session = signed_in(self)
         requests = journal.requests(group)
-        preview = "\n".join(request_preview(r.method, r.path, r.body) for r in requests)
+        preview = undo_preview(requests)  # each request names its object by label too
         first = shown(group[0].title)
         what = first if len(group) == 1 else f"{first} ({len(group)} changes)"
         confirmed = await self.app.push_screen_wait(

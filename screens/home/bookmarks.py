@@ -56,6 +56,7 @@ def bookmark_under_cursor(screen: Screen[Any]) -> None:
     if watchlist is None or found is None:
         app.notify("Nothing to bookmark here.", title="Watchlist", markup=False)
         return
+    spec: ResourceSpec
     spec, item, params = found
     try:
         added = watchlist.toggle(spec, item, params, state.now())

@@ -97,7 +97,7 @@ class RowFilter:
             values = self.spec.quick_filter[1]
             self._quick = values.index(value) + 1 if value in values else 0
 
-    def problem(self, items: Iterable[Mapping[str, Any]]) -> Shown:
+    def missing_fields_note(self, items: Iterable[Mapping[str, Any]]) -> Shown:
         """Why the filter may match nothing (a field none of ``items`` has), or ""."""
         if self.query.empty:
             return ""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,23 +19,21 @@ from screens.actions.start import (
     start_action,
 )
 from screens.app_surface import signed_in, surface
+from screens.lists.changing import ChangingItems
 from screens.lists.filter import RowFilter
 from screens.lists.marks import Marks
 from screens.lists.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from screens.navigation import OpenItem
-from tui.api.errors import CloudError, NotFound
+from tui.api.errors import CloudError
 from tui.refresh import (
     Diff,
     RefreshMode,
     describe_error,
     diff_items_chunked,
-    diff_polled,
     is_permanent,
-    pick_polls,
-    refresh_mode,
     settled_items,
 )
-from tui.resources.loader import fetch_all, fetch_item, is_paged, iter_chunks
+from tui.resources.loader import fetch_all, is_paged, iter_chunks
 from tui.resources.rows import item_key_of, table_columns, table_row
 from tui.resources.spec import Action
 from tui.untrusted import Shown, shown
@@ -105,11 +102,7 @@ class ResourceListPane(RefreshingPane):
         self.focus_query = ""
         """What an overview attention row's items were chosen by (:meth:`show_only`)."""
         self._binding_state: tuple[Any, ...] | None = None
-        self._full_at = 0.0
-        self._polled_at: dict[Hashable, float] = {}
-        self._transitional: set[Hashable] = set()
-        """Keys of the items in a transitional status (kept up to date by loads and diffs:
-        scanning 10,000 items for it costs about 15 ms per refresh)."""
+        self.changing = ChangingItems(self.spec)
         if self.spec.quick_filter:
             bind_last(self, Binding.make_bindings([QUICK_FILTER_BINDING]))
         add_action_bindings(self, self.spec.actions)
@@ -164,22 +157,22 @@ class ResourceListPane(RefreshingPane):
         try:
             if not self.loaded:
                 await self._stream()
-                self._full_at = time.monotonic()
+                self.changing.listed_whole()
             elif self.timed_refresh and self._refresh_mode() == "items":
                 await self._poll_items()
             else:
                 await self._apply(await fetch_all(self._client(), self.spec, self.params))
-                self._full_at = time.monotonic()
+                self.changing.listed_whole()
             self.refresher.schedule.requests = self._listing_requests()
         except CloudError as error:
-            self._failed(error, self._any_transitional())
+            self._failed(error, bool(self.changing))
         except asyncio.CancelledError:
             # Replaced by a newer refresh (exclusive worker). A cancelled first load must not
             # count as loaded, or its successor would fetch everything before showing a row.
             cancelled = True
             raise
         else:
-            self._succeeded(self._any_transitional())
+            self._succeeded(bool(self.changing))
         finally:
             # Even a failed first load counts as loaded: the next refresh diffs what arrived.
             self.loaded = self.loaded or not cancelled
@@ -198,8 +191,7 @@ class ResourceListPane(RefreshingPane):
             for item in chunk.items:
                 key = self.spec.item_key(item)
                 streamed[key] = item
-                if self.spec.is_transitional(item):
-                    self._transitional.add(key)
+                self.changing.arrived(key, item)
                 rows.append(table_row(self.spec, item))
             table.append_rows(rows)
             self._update_header()
@@ -207,7 +199,7 @@ class ResourceListPane(RefreshingPane):
             self.total = len(self.items)
 
     async def _apply(
-        self, fresh: list[dict[str, Any]] | None = None, *, diff: Diff | None = None
+        self, fresh: list[dict[str, Any]] | None = None, *, diff: Diff[dict[str, Any]] | None = None
     ) -> None:
         """A refresh: update changed rows, add and remove others; the cursor stays put.
 
@@ -238,13 +230,7 @@ class ResourceListPane(RefreshingPane):
                 await asyncio.sleep(0)
         self.items = new
         self.total = len(new)
-        # Only added, changed and removed items can enter or leave a transitional status.
-        self._transitional.difference_update(diff.removed)
-        for k in dirty:
-            if self.spec.is_transitional(new[k]):
-                self._transitional.add(k)
-            else:
-                self._transitional.discard(k)
+        self.changing.applied(diff)
         self.table.update_rows(diff.order, upserts)
         for change in settled:
             # "web-1 is now running"
@@ -258,48 +244,18 @@ class ResourceListPane(RefreshingPane):
         return self._client().listing_requests(self.spec.list_endpoint, len(self.items))
 
     def _refresh_mode(self) -> RefreshMode:
-        if not self.spec.view_endpoint or self.spec.adapter:
-            return "full"
-        return refresh_mode(
-            self.refresher.schedule.policy,
-            requests=self._listing_requests(),
-            transitional=len(self._transitional),
-            since_full=time.monotonic() - self._full_at,
-        )
+        return self.changing.mode(self.refresher.schedule.policy, self._listing_requests())
 
     async def _poll_items(self) -> None:
         """A long list's fast refresh: fetch only changing items (visible ones first)."""
-        spec = self.spec
-        changing = [k for k in self._transitional if k in self.items]
-        chosen = pick_polls(
-            changing,
+        diff = await self.changing.poll(
+            self._client(),
+            self.items,
+            self.params,
             visible=set(self.table.visible_keys()),
-            polled_at=self._polled_at,
             limit=self.refresher.schedule.policy.item_polls,
         )
-        client = self._client()
-        answers = await asyncio.gather(
-            *(fetch_item(client, spec, self.items[k], self.params) for k in chosen),
-            return_exceptions=True,
-        )
-        now = time.monotonic()
-        self._polled_at = {k: t for k, t in self._polled_at.items() if k in changing}
-        fresh: dict[Hashable, dict[str, Any]] = {}
-        gone: set[Hashable] = set()
-        for key, answer in zip(chosen, answers, strict=True):
-            self._polled_at[key] = now
-            if isinstance(answer, NotFound):
-                gone.add(key)  # deleted meanwhile
-            elif isinstance(answer, BaseException):
-                raise answer
-            else:
-                fresh[key] = answer
-        await self._apply(diff=diff_polled(self.items, fresh, gone))
-
-    def _any_transitional(self) -> bool:
-        # Every item of the shown list counts, filtered out or not: a filter is a view, and a
-        # row that settles behind it should still be noticed quickly.
-        return bool(self._transitional)
+        await self._apply(diff=diff)
 
     def _remember(self) -> None:
         surface(self).state.remember_items(self.spec, self.params, dict(self.items))
@@ -313,7 +269,8 @@ class ResourceListPane(RefreshingPane):
     def _title(self) -> Text:
         """The list's name, its counts (held, shown, loading), the marks, the filters and the
         sort."""
-        table, spec = self.table, self.spec
+        table = self.table
+        spec = self.spec
         text = Text(spec.title, style="bold")
         held = len(self.items)
         if self.fetching and not self.loaded:
@@ -332,8 +289,9 @@ class ResourceListPane(RefreshingPane):
             text.append(shown(self.filter.text))  # what the user typed (or pasted)
         if self.focus_query:
             text.append(f"  showing {shown(self.focus_query)} (escape: all)")
-        if self.filter.quick_label:
-            text.append(f"  {self.filter.quick_label}")
+        quick = self.filter.quick_label
+        if quick:
+            text.append(f"  {shown(quick)}")
         column, reverse = table.sort_state
         if column is not None:
             text.append(f"  sorted by {spec.columns[column].title} {'▼' if reverse else '▲'}")
@@ -348,8 +306,9 @@ class ResourceListPane(RefreshingPane):
         elif self.loaded and not self.items:
             message.say(shown(self.spec.empty_hint))
         elif self.loaded and self.table.row_count == 0:
-            problem = self.filter.problem(self.items.values())
-            message.say(f"{problem} No rows match the filter. Press escape to clear it.".strip())
+            problem = self.filter.missing_fields_note(self.items.values())
+            text = f"{problem} No rows match the filter. Press escape to clear it."
+            message.say(shown(text.strip()))
         else:
             message.say("")
 
@@ -387,7 +346,7 @@ class ResourceListPane(RefreshingPane):
 
     def filter_problem(self) -> Shown:
         """Why the filter may match nothing (a field no item has), or ""."""
-        return self.filter.problem(self.items.values())
+        return self.filter.missing_fields_note(self.items.values())
 
     def action_quick_filter(self) -> None:
         """Cycle the quick filter: all, then each value."""

@@ -8,7 +8,7 @@ matched and shown as literal text, never parsed as markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
@@ -23,16 +23,20 @@ from screens.app_surface import surface
 from screens.lists.pane import PaletteAction
 from screens.lists.pane_host import PaneHostScreen
 from screens.navigation import GoToArea, OpenItem
-from tui.accounts.state import AccountState
+from tui.accounts.state import AccountState, IndexKey
 from tui.api.errors import CloudError
 from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
 from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, ResourceSpec
+from tui.resources.tag_search import tag_query, tagged
 from tui.untrusted import Shown, shown
 from widgets.key_names import action_key_label
 
 MAX_RESOURCE_HITS = 50
+
+ResourceIndex = Mapping[IndexKey, tuple[dict[str, Any], dict[Any, Any]]]
+"""The account's lists loaded so far: (spec id, params) -> (params, items by key)."""
 
 
 def literal_highlight(matcher: Matcher, text: Shown) -> Content:
@@ -162,18 +166,38 @@ class ResourceCommands(Provider):
         index = surface(self.app).state.resource_index
         if not index or not query.strip():
             return
+        # ``#production``: the items of every loaded list that carry the tag, any kind.
+        hits = (
+            self._tagged(index, query)
+            if tag_query(query) is not None
+            else self._by_label(index, query)
+        )
+        for hit in hits:
+            yield hit
 
-        def jump(spec: ResourceSpec, item: dict[str, Any], params: dict[str, Any]) -> None:
-            self.app.post_message(OpenItem(spec, item, params, in_its_area=True))
+    def _jump(self, spec: ResourceSpec, item: Mapping[str, Any], params: Mapping[str, Any]) -> None:
+        self.app.post_message(OpenItem(spec, item, params, in_its_area=True))
 
+    def _tagged(self, index: ResourceIndex, query: str) -> Iterator[Hit]:
+        """The items of every loaded list that carry the tag of ``query``."""
+        lists = (
+            (SPECS[spec_id], params, items.values())
+            for (spec_id, _key), (params, items) in list(index.items())
+            if spec_id in SPECS
+        )
+        for hit in tagged(lists, query, MAX_RESOURCE_HITS):
+            target = partial(self._jump, hit.spec, hit.item, hit.params)
+            yield Hit(1.0, Content(hit.text), target, text=hit.text, help=escape(hit.help))
+
+    def _by_label(self, index: ResourceIndex, query: str) -> Iterator[Hit]:
+        """Items whose label matches ``query``, each record once."""
         matcher = self.matcher(query)
         hits = 0
         seen: set[tuple[str, str]] = set()
-        for (spec_id, _params_key), entry in list(index.items()):
+        for (spec_id, _params_key), (params, items) in list(index.items()):
             spec = SPECS.get(spec_id)
             if spec is None:
                 continue
-            params, items = entry
             for item in list(items.values()):
                 label = spec.display_label(item)  # matched and drawn as display text
                 # One resource listed in two places (the volumes list and an instance's Volumes
@@ -188,7 +212,7 @@ class ResourceCommands(Provider):
                 yield Hit(
                     score,
                     literal_highlight(matcher, label),
-                    partial(jump, spec, item, params),
+                    partial(self._jump, spec, item, params),
                     text=label,
                     help=escape(f"{spec.singular} · {spec.title}"),
                 )

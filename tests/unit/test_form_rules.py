@@ -305,6 +305,7 @@ def test_rows_are_added_and_a_spare_row_is_not_sent() -> None:
     form, new = add_row(LB, "configs.0.nodes")
     assert [f.name for f in new] == [
         "configs.0.nodes.1.address",
+        "configs.0.nodes.1.port",
         "configs.0.nodes.1.label",
         "configs.0.nodes.1.mode",
         "configs.0.nodes.1.weight",
@@ -320,6 +321,27 @@ def test_rows_are_added_and_a_spare_row_is_not_sent() -> None:
     assert "configs.1.nodes.0.address" in {f.name for f in new}
     assert "configs.1.nodes" in form.repeats
     assert "configs.1.ssl_cert" in {f.name for f in form.fields}
+
+
+def test_add_a_row_is_offered_after_the_last_input_of_each_list_inner_first() -> None:
+    last_node = [f.name for f in LB.fields if f.name.startswith("configs.0.nodes.0.")][-1]
+    last_config = [f.name for f in LB.fields if f.name.startswith("configs.")][-1]
+    assert LB.lists_ending_at(last_node) == (
+        ["configs.0.nodes", "configs"] if last_node == last_config else ["configs.0.nodes"]
+    )
+    assert LB.lists_ending_at("region") == []
+    assert LB.list_title("configs.0.nodes").endswith("Nodes") and not LB.full("configs")
+
+
+def test_a_list_with_all_its_rows_offers_no_other() -> None:
+    from dataclasses import replace
+
+    repeats = dict(LB.repeats)
+    repeats["configs"] = replace(repeats["configs"], max_rows=1)
+    one = replace(LB, repeats=repeats)
+    assert one.full("configs")
+    last = [f.name for f in one.fields if f.name.startswith("configs.")][-1]
+    assert "configs" not in one.lists_ending_at(last)
 
 
 def test_two_configs_on_one_port_are_refused() -> None:

@@ -189,6 +189,7 @@ def test_read_only_comes_from_the_flag_for_the_run_and_from_the_profile_for_its_
         return 0
 
     monkeypatch.setattr(tui.app, "run_app", run_app)
+    monkeypatch.setattr("tui.session.terminal.output_problem", lambda *_streams: None)
     assert main(["--demo", "--read-only"]) == 0
     assert main(["--demo"]) == 0
     save_settings(

@@ -435,29 +435,23 @@ def _check_config(
     from tui.session.config_keys import unknown_binding_ids
 
     path = config_path()
+    settings = None
     try:
-        settings = load_settings(path)
+        loaded = load_settings(path)
     except ConfigError as exc:
         detail = f"{path}: {'; '.join(exc.lines())}"
-        return [
-            Check("config file", "fail", detail, "fix the file (it is never overwritten)")
-        ], None
-    found = "parses" if path.exists() else "does not exist yet (defaults)"
-    checks = [Check("config file", "ok", f"{path} {found}")]
-    unknown = list(settings.unknown_keys)
-    if settings.keymap and binding_ids is not None:
-        unknown += unknown_binding_ids(
-            settings.keymap, binding_ids(), path.read_text(encoding="utf-8")
-        )
+        checks = [Check("config file", "fail", detail, "fix the file (it is never overwritten)")]
+        unknown = list(exc.unknown_keys)  # said in the same run, not once the file is fixed
+    else:
+        settings = loaded
+        found = "parses" if path.exists() else "does not exist yet (defaults)"
+        checks = [Check("config file", "ok", f"{path} {found}")]
+        unknown = list(loaded.unknown_keys)
+        if loaded.keymap and binding_ids is not None:
+            text = path.read_text(encoding="utf-8")
+            unknown += unknown_binding_ids(loaded.keymap, binding_ids(), text)
     for key in unknown:
-        checks.append(
-            Check(
-                "config key",
-                "warn",
-                key.message(),
-                f"rename or remove it in {path}",
-            )
-        )
+        checks.append(Check("config key", "warn", key.message(), f"rename or remove it in {path}"))
     return checks, settings
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from tui.untrusted import shown
+
 Status = Literal["ok", "warn", "fail", "skip"]
 
 
@@ -38,13 +40,14 @@ def as_json(checks: list[Check]) -> dict[str, Any]:
 
 
 def as_text(checks: list[Check]) -> str:
-    """The report for a terminal: one block per check."""
+    """The report for a terminal: one block per check (shown text: a finding may quote the
+    config file, a server or a program)."""
     marks = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
     lines: list[str] = []
     for check in checks:
-        lines.append(f"[{marks[check.status]}] {check.name}: {check.detail}")
+        lines.append(shown(f"[{marks[check.status]}] {check.name}: {check.detail}"))
         if check.remedy:
-            lines.append(f"       → {check.remedy}")
+            lines.append(shown(f"       → {check.remedy}"))
     failed = sum(c.status == "fail" for c in checks)
     warned = sum(c.status == "warn" for c in checks)
     lines.append(f"{failed} failed, {warned} warning(s), {len(checks)} checks.")

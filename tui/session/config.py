@@ -3,7 +3,8 @@
 The file holds profiles (name and base URL), the default profile, the theme, refresh intervals,
 page size, concurrency, timeouts, key remaps, plugins, aliases and hotkeys. It never holds a
 token. A broken file stops the program with a message naming the file and every problem with
-its line; it is never overwritten.
+its line (a bad base URL and an unknown theme included, see :mod:`tui.session.config_checks`);
+it is never overwritten.
 Unknown keys are ignored and named (with the nearest valid one) by the app and ``doctor``.
 Saving edits the file in place (comments, order and unknown keys stay).
 """
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from tui.handoff.settings import HandoffSettings
 from tui.plugins.settings import PluginSettings
+from tui.session.config_checks import value_problems
 from tui.session.config_keys import UnknownKey, dotted, line_of, split_unknown
 
 APP_NAME = "cloudtui"
@@ -53,6 +55,7 @@ class ConfigError(Exception):
         line: 1-based line of the first problem, when known.
         problem: What is wrong (every problem, in file order, when there are several).
         problems: Each problem with its line, in file order.
+        unknown_keys: Keys of the file that would be ignored, said in the same run.
     """
 
     def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
@@ -60,6 +63,7 @@ class ConfigError(Exception):
         self.line = line
         self.problem = problem
         self.problems = [ConfigProblem(line, problem)]
+        self.unknown_keys: list[UnknownKey] = []
         where = f"{path}, line {line}" if line else str(path)
         super().__init__(f"{where}: {problem}")
 
@@ -242,18 +246,30 @@ def settings_from_text(text: str, path: Path) -> Settings:
         raise ConfigError(path, f"TOML syntax error: {problem}", line) from None
     lines = text.splitlines()
     known, unknown = split_unknown(data, Settings)
+    # Every problem at once: the model's, and those of the values it cannot judge by type.
+    problems = [
+        ConfigProblem(line_of(lines, loc), f"{dotted(loc)}: {problem}")
+        for loc, problem in value_problems(known)
+    ]
     try:
         settings = Settings.model_validate(known)
     except ValidationError as exc:
-        problems = [
-            ConfigProblem(line_of(lines, error["loc"]), f"{dotted(error['loc'])}: {error['msg']}")
+        problems += [
+            ConfigProblem(
+                line_of(lines, error["loc"]),
+                f"{dotted(error['loc'])}: {error['msg'].removeprefix('Value error, ')}",
+            )
             for error in exc.errors()
         ]
-        raise ConfigError.of(path, problems) from None
-    settings._unknown_keys = sorted(
+    unknown_keys = sorted(
         (replace(key, line=line_of(lines, key.loc)) for key in unknown),
         key=lambda key: key.line or 0,
     )
+    if problems:
+        error = ConfigError.of(path, problems)
+        error.unknown_keys = unknown_keys
+        raise error from None
+    settings._unknown_keys = unknown_keys
     settings._as_loaded = _as_data(settings)
     return settings
 

@@ -11,7 +11,7 @@ from tui.models.loadbalancers import LbConfigCreate
 from tui.resources.forms import build_body, form_for
 from tui.simulator.seeds.loadbalancers import DEMO_CERT as CERT
 from tui.simulator.seeds.loadbalancers import DEMO_KEY as KEY
-from widgets.form_inputs import PemSecretInput
+from widgets.secret_input import PemSecretInput
 
 
 async def test_pasted_certificate_and_key_keep_all_their_lines() -> None:

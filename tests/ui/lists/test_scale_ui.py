@@ -25,7 +25,7 @@ async def test_long_list_polls_only_the_changing_item_and_shows_it_settle() -> N
         clock.advance(600)
         pane.refresh_now()
         await settle(pilot)
-        assert not pane._any_transitional()
+        assert not pane.changing
         key = next(k for k in pane.table.visible_keys() if pane.items[k]["status"] == "running")
         label = pane.items[key]["label"]
         await session.client.call("compute.instances.reboot", {"computeId": key})
@@ -44,4 +44,4 @@ async def test_long_list_polls_only_the_changing_item_and_shows_it_settle() -> N
         await settle(pilot)
         assert pane.items[key]["status"] == "running"
         assert ("Instances", f"{label} is now running") in app.notification_log
-        assert not pane._any_transitional()
+        assert not pane.changing

@@ -9,6 +9,7 @@ from screens.shell.binding_ids import binding_ids
 from tests.ui.helpers import demo_session, settle
 from tui.app import CloudApp
 from tui.session.config import config_path, load_settings
+from tui.session.config_checks import THEMES
 
 
 async def test_unknown_settings_and_keymap_ids_are_notified_at_start() -> None:
@@ -70,3 +71,9 @@ def test_every_binding_id_in_the_code_is_known() -> None:
     assert written, "the scan found no bindings"
     assert written <= binding_ids(), sorted(written - binding_ids())
     assert "compute.reboot" in binding_ids()  # a spec action
+
+
+def test_the_config_knows_the_same_themes_as_the_app() -> None:
+    # The config file is checked without Textual: its list of themes must be the app's.
+    app = CloudApp(demo_session().settings, None)
+    assert set(app.available_themes) == THEMES

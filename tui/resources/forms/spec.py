@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tui.models.rules import When
+from tui.models.rules import Part, When
 from tui.resources.forms.choices import ChoiceSource
 from tui.untrusted import Shown, shown
 
@@ -104,6 +104,11 @@ class FormField:
     pem: str = ""
     """What PEM text the field holds (``certificate``, ``private key``; the model declares it),
     else empty. Such a field keeps every line of a paste, and takes a file path instead."""
+    part: Part | None = None
+    """This input is no field of the request: its value is sent inside :attr:`joins` (a
+    node's port in its address; see :class:`~tui.models.rules.Part`). Never sent itself."""
+    joins: str = ""
+    """The input (dotted like :attr:`name`) a :attr:`part` is sent inside."""
 
     @property
     def hint(self) -> str:
@@ -198,6 +203,28 @@ class FormSpec:
     def field(self, name: str) -> FormField | None:
         """The input named ``name``."""
         return next((f for f in self.fields if f.name == name), None)
+
+    def full(self, path: str) -> bool:
+        """True when the repeated list at ``path`` has all the rows it may have."""
+        most = self.repeats[path].max_rows
+        return most is not None and self.rows(path) >= most
+
+    def lists_ending_at(self, name: str) -> list[str]:
+        """The repeated lists whose last input is ``name`` and that take another row, inner
+        first: where the form offers to add a row."""
+        ends = [
+            path
+            for path in self.repeats
+            if name.startswith(f"{path}.")
+            and [f.name for f in self.fields if f.name.startswith(f"{path}.")][-1] == name
+            and not self.full(path)
+        ]
+        return sorted(ends, key=len, reverse=True)
+
+    def list_title(self, path: str) -> Shown:
+        """What the repeated list at ``path`` is called (in its group, if it has one)."""
+        repeat = self.repeats[path]
+        return f"{repeat.group} · {repeat.title}" if repeat.group else repeat.title
 
     def locking(self, name: str, reason: str) -> FormSpec:
         """This form with input ``name`` (if it has one) shown but not editable, and why."""
