@@ -457,6 +457,41 @@ def test_no_class_overrides_textual_private_methods_but_in_one_module() -> None:
     assert not found, f"overrides of Textual's private methods outside {TEXTUAL_PRIVATE}: {found}"
 
 
+WIDGET_HOOKS = ("on_", "_on_", "action_", "compose", "check_action")
+"""What only a Textual node has use for: message handlers, actions, composition."""
+
+
+def _widget_mixins() -> list[str]:
+    """Classes of the UI that are no Textual node yet carry what only a node uses: mixins
+    that split a widget across classes and share its state by convention."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.message_pump import MessagePump
+
+    found = []
+    for package in UI_PACKAGES:
+        for info in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
+            module = importlib.import_module(info.name)
+            for cls in vars(module).values():
+                if not inspect.isclass(cls) or cls.__module__ != module.__name__:
+                    continue
+                if issubclass(cls, MessagePump) or getattr(cls, "_is_protocol", False):
+                    continue  # a node, or a Protocol (what a node offers, not a part of it)
+                hooks = [name for name in vars(cls) if name.startswith(WIDGET_HOOKS)]
+                if hooks:
+                    found.append(f"{cls.__module__}.{cls.__qualname__}: {', '.join(hooks)}")
+    return found
+
+
+def test_no_widget_is_split_into_mixins() -> None:
+    # A widget is one class, or a widget made of widgets and plain objects with state of their
+    # own; never a plain class whose handlers work on a widget's state by convention.
+    found = _widget_mixins()
+    assert not found, f"make these widgets, or objects the widget holds: {found}"
+
+
 COMPLEXITY_RULES = "C901,PLR0915"
 """ruff's limits on one function: its branches (mccabe) and its statements; the limits are
 ``[tool.ruff.lint.mccabe]`` and ``[tool.ruff.lint.pylint]`` of ``pyproject.toml``."""

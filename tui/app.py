@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events
+from textual import events, work
 from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter
@@ -278,8 +278,9 @@ class CloudApp(ResilientApp[int]):
 
     def load_user(self) -> None:
         """Fetch the profile and grants for the status bar and action availability."""
-        self.run_worker(self._load_user(), group="user", exclusive=True, exit_on_error=False)
+        self._load_user()
 
+    @work(group="user", exclusive=True, exit_on_error=False, name="loading the user")
     async def _load_user(self) -> None:
         from tui.models.profile import Profile  # on first use: not needed for the first frame
 

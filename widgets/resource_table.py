@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.reactive import reactive
@@ -43,14 +44,13 @@ from widgets import table_messages
 from widgets.column_hint import columns_beyond, hint_header
 from widgets.table_layout import (
     GUTTER,
+    column_at,
     column_widths,
     fit,
     header_text,
     split_matches,
     total_width,
 )
-from widgets.table_marks import TableMarks
-from widgets.table_sorting import TableSorting
 from widgets.toast_place import place_toasts
 
 SAMPLE_ROWS = 200
@@ -60,7 +60,7 @@ STRIP_CACHE_LIMIT = 600
 so a larger cache mostly adds work for the garbage collector's full passes."""
 
 
-class ResourceTable(TableMarks, TableSorting, ScrollView, can_focus=True):
+class ResourceTable(ScrollView, can_focus=True):
     """A cursor-driven, sortable, filterable virtual table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -492,3 +492,72 @@ class ResourceTable(TableMarks, TableSorting, ScrollView, can_focus=True):
         key = self.cursor_key
         if key is not None:
             self.post_message(self.Selected(self, key))
+
+    # -- marks --------------------------------------------------------------------------------
+
+    @property
+    def marked(self) -> frozenset[Hashable]:
+        """Keys of the marked rows."""
+        return frozenset(self._data.marked)
+
+    def set_marks(self, keys: Iterable[Hashable]) -> None:
+        """Mark exactly ``keys`` (a bulk action leaves its failed items marked)."""
+        self._data.set_marks(keys)
+        self._marks_changed()
+
+    def action_mark(self) -> None:
+        """Mark or unmark the row under the cursor and move down."""
+        key = self.cursor_key
+        if key is None:
+            return
+        self._data.toggle_mark(key)
+        self._marks_changed()
+        self.action_cursor(1)
+
+    def action_mark_all(self) -> None:
+        """Mark every shown row (rows the filter hides stay as they were)."""
+        self._data.mark_shown()
+        self._marks_changed()
+
+    def action_clear_marks(self) -> None:
+        """Unmark every row."""
+        self._data.set_marks(())
+        self._marks_changed()
+
+    def _marks_changed(self) -> None:
+        # The list says "3 marked" and offers its bulk actions.
+        self.refresh()
+        self.post_message(table_messages.MarksChanged(self, len(self._data.marked)))
+
+    # -- sorting and clicks -------------------------------------------------------------------
+
+    def action_sort(self) -> None:
+        """Sort by the next column (after the last one: back to server order)."""
+        if not self._columns:
+            return
+        column = self._data.sort_column
+        last = len(self._columns) - 1
+        self.sort_by(0 if column is None else (None if column >= last else column + 1), False)
+
+    def action_sort_reverse(self) -> None:
+        """Flip the sort direction (sorting by the first column when unsorted)."""
+        column = self._data.sort_column
+        if self._columns:
+            self.sort_by(column or 0, not self._data.sort_reverse if column is not None else True)
+
+    async def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        if offset.y == 0:  # the header: sort by the column clicked (again: the other way)
+            column = column_at(self._widths, offset.x + round(self.scroll_x))
+            if column is not None:
+                reverse = column == self._data.sort_column and not self._data.sort_reverse
+                self.sort_by(column, reverse)
+            return
+        index = round(self.scroll_y) + offset.y - 1
+        if 0 <= index < len(self._data.view):
+            already = index == self.cursor_row
+            self._set_cursor(index, announce=not already)
+            if already or event.chain >= 2:
+                self.action_select()

@@ -26,7 +26,7 @@ from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -163,8 +163,9 @@ class FanoutPane(WorkerForwarding, Vertical):
         self.table.clear()
         self._update_header()
         self._update_message()
-        self.run_worker(self._load(), group="fanout", exclusive=True, exit_on_error=False)
+        self._load()
 
+    @work(group="fanout", exclusive=True, exit_on_error=False, name="listing every account")
     async def _load(self) -> None:
         await self.sessions.list_all(self.request.profiles, self.request.spec, self._arrived)
         self._update_message()

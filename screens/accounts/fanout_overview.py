@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
@@ -84,8 +85,9 @@ class FanoutOverviewScreen(ShellScreen):
         """Load every account again."""
         self.overviews.clear()
         self._draw()
-        self.run_worker(self._load(), group="fanout-overview", exclusive=True, exit_on_error=False)
+        self._load()
 
+    @work(group="fanout-overview", exclusive=True, exit_on_error=False, name="loading accounts")
     async def _load(self) -> None:
         now = surface(self).state.now()
         await overview_all(self.sessions, self.request.profiles, now, self._arrived)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Checkbox, Label, Select, Static
@@ -91,8 +92,9 @@ class ResizeModal(RequestModal):
 
     def on_mount(self) -> None:
         self.panel.focus_filter()
-        self.run_worker(self._load(), group="types")
+        self._load()
 
+    @work(group="types", name="loading the types")
     async def _load(self) -> None:
         client = self.ctx.session.client
         try:
@@ -178,8 +180,9 @@ class RescueModal(RequestModal):
 
     def on_mount(self) -> None:
         self.query_one(f"#dev-{RESCUE_DEVICES[0]}", Select).focus()
-        self.run_worker(self._load(), group="devices")
+        self._load()
 
+    @work(group="devices", name="loading the disks")
     async def _load(self) -> None:
         client = self.ctx.session.client
         params = self.ctx.params
