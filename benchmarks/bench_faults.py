@@ -404,7 +404,7 @@ async def session(url: str, sim: Any, ops: int) -> Tally:
     app = CloudApp(settings, Session.for_profile(settings, "bench", url, token))
     tally = Tally()
     async with app.run_test(size=(120, 40)) as pilot:
-        await _until(lambda: getattr(app, "user_context", None) is not None, pilot, 120)
+        await _until(lambda: app.state.user_context is not None, pilot, 120)
         round_no = 0
         while tally.ops < ops:
             for op in script(round_no):

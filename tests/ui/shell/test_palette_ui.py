@@ -38,7 +38,7 @@ async def test_a_tag_finds_every_kind_that_carries_it_clusters_included() -> Non
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        app.prefetch_for_palette()
+        prefetch_for_palette(app)
         await settle(pilot)
         provider = ResourceCommands(app.screen)
         hits = [hit async for hit in provider.search("#production")]
