@@ -93,10 +93,10 @@ async def test_a_command_typed_in_one_go_lands_in_the_command_line_and_runs() ->
         await settle(pilot)
         type_fast(pilot, ":vol")
         line = await wait_for_screen(pilot, CommandLineScreen)
-        await wait_until(pilot, lambda: line.query_one("Input").value == "vol", 400)
+        await wait_until(pilot, lambda: line.query_one("Input").value == "vol")
         await pilot.press("escape")
         type_fast(pilot, [":", "v", "o", "l", "enter"])  # and enter: the command runs
-        await wait_until(pilot, lambda: app.current_mode == "volumes", 400)
+        await wait_until(pilot, lambda: app.current_mode == "volumes")
 
 
 async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label() -> None:
@@ -107,7 +107,7 @@ async def test_characters_typed_before_a_confirmation_shows_never_fill_its_label
         label = pane.current_item["label"]
         type_fast(pilot, ["d", *label, "enter"])  # delete, the label, enter: all before it shows
         confirm = await wait_for_screen(pilot, ConfirmModal)
-        await wait_until(pilot, lambda: app.key_gate.idle, 400)  # every typed key dealt with
+        await wait_until(pilot, lambda: app.key_gate.idle)  # every typed key dealt with
         assert app.screen is confirm
         assert confirm.query_one("Input").value == ""
         assert not mutations(app)
@@ -122,5 +122,5 @@ async def test_keys_typed_after_a_key_wait_for_its_binding() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         type_fast(pilot, [":", "l", "b", "enter"])
-        await wait_until(pilot, lambda: app.current_mode == "loadbalancers", 400)
+        await wait_until(pilot, lambda: app.current_mode == "loadbalancers")
         assert not any("Boot" in title for title, _ in app.notification_log)
