@@ -11,6 +11,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from widgets.marked_button import MarkedButton
+
 
 def format_exception(error: BaseException) -> str:
     """The traceback of ``error`` as text."""
@@ -52,7 +54,7 @@ class ErrorScreen(ModalScreen[None]):
             )
             with VerticalScroll():
                 yield Static(Text(format_exception(self.error)), id="error-traceback")
-            yield Button("Close", variant="primary", id="error-close")
+            yield MarkedButton("Close", variant="primary", id="error-close")
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

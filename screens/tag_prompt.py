@@ -21,6 +21,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from widgets.marked_button import MarkedButton
+
 TAG_MIN = 3
 TAG_MAX = 50
 """Length bounds of a tag label (the API's)."""
@@ -76,9 +78,9 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
                 yield Static(Text("Carried now: " + ", ".join(self.suggestions)), id="tag-current")
             yield Static(Text(""), id="tag-error")
             with Horizontal(id="tag-buttons"):
-                yield Button("Add", id="tag-add", variant="primary", compact=True)
-                yield Button("Remove", id="tag-remove", compact=True)
-                yield Button("Cancel", id="tag-cancel", compact=True)
+                yield MarkedButton("Add", id="tag-add", variant="primary", compact=True)
+                yield MarkedButton("Remove", id="tag-remove", compact=True)
+                yield MarkedButton("Cancel", id="tag-cancel", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#tag-input", Input).focus()
