@@ -360,4 +360,8 @@ class KeyGate:
         container has it (for :data:`OPENING_LIMIT` at most)."""
         if time.monotonic() - self._opened_at >= OPENING_LIMIT:
             return False
-        return focused is None or any(w.focusable for w in focused.query("*"))
+        if focused is None:
+            return True
+        # A container with focusable widgets inside (the focus chain holds only those shown:
+        # a choice list's hidden drop-down does not make it one).
+        return any(focused in w.ancestors for w in focused.screen.focus_chain)

@@ -70,6 +70,14 @@ def shown(form: ModelForm) -> list[str]:
 
 async def record_form(pilot: Any) -> FormModal:
     """Open a master zone's Records tab and press n."""
+    await records_list(pilot)
+    await pilot.press("n")
+    modal: FormModal = await wait_for_screen(pilot, FormModal)
+    return modal
+
+
+async def records_list(pilot: Any) -> ResourceListPane:
+    """Open a master zone's Records tab; its list has the focus."""
     app = pilot.app
     pane = await open_area(pilot, "domains")
     key = next(k for k, item in pane.items.items() if item.get("type") == "master")
@@ -84,9 +92,7 @@ async def record_form(pilot: Any) -> FormModal:
     records = screen.query_one(f"#child-{index}", ResourceListPane)
     records.table.focus()
     await pilot.pause()
-    await pilot.press("n")
-    modal: FormModal = await wait_for_screen(pilot, FormModal)
-    return modal
+    return records
 
 
 RECORDS = {

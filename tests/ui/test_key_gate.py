@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.widgets import Select
+
 from screens.confirm import ConfirmModal
 from screens.form import FormModal
 from screens.list_pane import ResourceListPane
+from screens.not_typed import TITLE as NOT_TYPED
 from screens.resource_detail import ResourceDetailScreen
 from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
 from tests.ui.keyboard import key_of
 from tests.ui.keyboard import type_fast as post_keys
+from tests.ui.test_form_rules_ui import records_list
 from tui.api.endpoints import REGISTRY
 
 
@@ -83,6 +87,25 @@ async def test_characters_typed_while_a_form_opens_keep_their_order_on_a_loaded_
     # alone. However slow the machine, a key waits for the one before it.
     async with make_app().run_test(size=(120, 40)) as pilot:
         await type_while_a_form_opens(pilot)
+
+
+async def test_characters_a_form_cannot_take_as_it_opens_are_named_not_lost() -> None:
+    # The New record form starts on its Type choice: "ab" typed with its key has no text
+    # field to go into. Once dropped without a word, now named in a notification.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await records_list(pilot)
+        type_fast(pilot, "nab")
+        form = await wait_for_screen(pilot, FormModal)
+        await wait_until(pilot, lambda: app.key_gate.idle and form.focused is not None)
+        named = [m for t, m in app.notification_log if t == NOT_TYPED]
+        assert "".join(m.split("”")[0].removeprefix("“") for m in named) == "ab", named
+        assert all("its focus is not on a text field" in m for m in named)
+        assert isinstance(form.focused, Select)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not mutations(app)
 
 
 async def test_a_command_typed_in_one_go_lands_in_the_command_line_and_runs() -> None:
