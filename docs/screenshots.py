@@ -72,8 +72,11 @@ async def delete_confirmation(pilot: Pilot[Any]) -> None:
 
 
 async def domain_records(pilot: Pilot[Any]) -> None:
+    from tui.app import CloudApp
+
     await settle(pilot)
-    pilot.app.go_to_area("domains")  # type: ignore[attr-defined]
+    assert isinstance(pilot.app, CloudApp)
+    pilot.app.go_to_area("domains")
     await settle(pilot)
     await pilot.press("enter")
     await settle(pilot)
@@ -81,21 +84,25 @@ async def domain_records(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
-SHOTS: list[tuple[str, tuple[int, int], Steps]] = [
-    ("instances", (140, 36), instances),
-    ("instance-detail", (140, 40), instance_detail),
-    ("statistics", (140, 40), statistics),
-    ("new-instance", (120, 40), new_instance),
-    ("delete-confirmation", (120, 30), delete_confirmation),
-    ("domain-records", (140, 36), domain_records),
-    ("instances-80x24", (80, 24), instances),
+SHOTS: list[tuple[str, tuple[int, int], str, Steps]] = [
+    # (file name, terminal size, the area the app opens on, what to do before the picture)
+    ("overview", (140, 36), "overview", instances),
+    ("instances", (140, 36), "instances", instances),
+    ("instance-detail", (140, 40), "instances", instance_detail),
+    ("statistics", (140, 40), "instances", statistics),
+    ("new-instance", (120, 40), "instances", new_instance),
+    ("delete-confirmation", (120, 30), "instances", delete_confirmation),
+    ("domain-records", (140, 36), "instances", domain_records),
+    ("instances-80x24", (80, 24), "instances", instances),
 ]
 
 
-async def shoot(name: str, size: tuple[int, int], steps: Steps) -> None:
+async def shoot(name: str, size: tuple[int, int], start_area: str, steps: Steps) -> None:
     from tui.app import CloudApp
 
-    settings = Settings(refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600))
+    settings = Settings(
+        start_area=start_area, refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600)
+    )
     session = Session.for_demo(settings, clock=VirtualClock())
     app = CloudApp(settings, session)
     async with app.run_test(size=size) as pilot:
@@ -107,8 +114,8 @@ async def shoot(name: str, size: tuple[int, int], steps: Steps) -> None:
 
 async def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, size, steps in SHOTS:
-        await shoot(name, size, steps)
+    for name, size, start_area, steps in SHOTS:
+        await shoot(name, size, start_area, steps)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from textual.widgets import Static
 
 from screens.pick_one import PickOneModal
 from tui.accounts.switch import AccountUnavailable, open_account, profile_names
+from tui.untrusted import shown
 
 if TYPE_CHECKING:
     from tui.session.runtime import Session
@@ -91,12 +92,12 @@ def switch_account(app: Any, name: str, *, then: Callable[[], object] | None = N
     """
     current = app.session.profile_name if app.session is not None else None
     if name == current:
-        app.notify(f"Already on {name}.", title="Accounts", markup=False)
+        app.notify(f"Already on {shown(name)}.", title="Accounts", markup=False)
         return
     try:
         session = open_account(app.settings, name)
     except AccountUnavailable as exc:
-        app.notify(str(exc), title="Accounts", severity="error", markup=False)
+        app.notify(shown(exc), title="Accounts", severity="error", markup=False)
         return
     app.run_worker(
         move_to_session(app, session, then),
@@ -131,6 +132,6 @@ async def move_to_session(
     app.load_user()
     await app.switch_mode(area if area in app.area_modes() else app.start_mode())
     await app.remove_mode(SWITCH_MODE)
-    app.notify(f"Now on {session.profile_name}.", title="Accounts", markup=False)
+    app.notify(f"Now on {shown(session.profile_name)}.", title="Accounts", markup=False)
     if then is not None:
         then()

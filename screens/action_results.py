@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from tui.untrusted import shown
+
 if TYPE_CHECKING:
     from screens.actions import ActionContext
 
@@ -25,14 +27,14 @@ async def after_success(ctx: ActionContext, answer: Any) -> None:
     if hasattr(ctx.app, "changes"):
         ctx.app.changes += 1  # lists on other screens refresh when shown again
     if ctx.endpoint.method == "DELETE":
-        ctx.done(f"{ctx.action.label}: {ctx.label or 'done'}")
+        ctx.done(f"{ctx.action.label}: {ctx.shown_label or 'done'}")
         return
     created = ""
     if isinstance(answer, Mapping) and (
         ctx.action.target == "collection" or ctx.endpoint.name.endswith(".create")
     ):
         created = ctx.spec.label_of(answer)  # also "new instance from this backup/image"
-    what = created or ctx.label
+    what = shown(created) or ctx.shown_label
     ctx.done(f"{ctx.action.label}: {what}" if what else f"{ctx.action.label}: done")
     if ctx.endpoint.name == "profile.phone.send":
         _show_demo_sms(ctx)
@@ -67,8 +69,8 @@ async def show_text(ctx: ActionContext, record: Mapping[str, Any] | None = None)
     record = record if record is not None else ctx.item or {}
     text = derived(record, key)
     if text:
-        label = ctx.label or str(record.get("label") or "")
-        title = f"{derived_title(key)}: {label}" if label else derived_title(key)
+        label = ctx.shown_label or shown(record.get("label") or "")
+        title = f"{shown(derived_title(key))}: {label}" if label else shown(derived_title(key))
         await ctx.app.push_screen_wait(CommandsModal(title, text))
     return False
 
@@ -84,7 +86,7 @@ def _show_demo_sms(ctx: ActionContext) -> None:
     code = pending_phone_code(simulator.store, user.username)
     if code:
         ctx.app.notify(
-            f"Your verification code is {code} (valid 10 minutes). Press v to verify.",
+            f"Your verification code is {shown(code)} (valid 10 minutes). Press v to verify.",
             title="Simulated SMS (demo)",
             markup=False,
         )

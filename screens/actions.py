@@ -37,6 +37,7 @@ from tui.resources.forms import (
 from tui.resources.naming import action_title
 from tui.resources.spec import Action, ResourceSpec, dig
 from tui.simulator.notes import demo_note
+from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -109,8 +110,14 @@ class ActionContext:
 
     @property
     def label(self) -> str:
-        """The item's display name ('' for collection actions)."""
+        """The item's name as the API has it ('' for collection actions): for requests, the
+        activity log and typed confirmations; :attr:`shown_label` is the one to draw."""
         return self.spec.label_of(self.item) if self.item else ""
+
+    @property
+    def shown_label(self) -> Shown:
+        """The item's name as display text ('' for collection actions)."""
+        return shown(self.label)
 
     @property
     def parent(self) -> tuple[ResourceSpec, dict[str, Any]] | None:
@@ -122,17 +129,18 @@ class ActionContext:
         return parent
 
     @property
-    def title(self) -> str:
+    def title(self) -> Shown:
         """Heading of dialogs: the action, the record's type and label, and its parent."""
         return action_title(self.action, self.spec, self.item, self.parent)
 
     def path(
         self, endpoint: Endpoint | None = None, params: Mapping[str, Any] | None = None
-    ) -> str:
-        """The concrete path of ``endpoint`` (default: the action's) for previews."""
+    ) -> Shown:
+        """The concrete path of ``endpoint`` (default: the action's) for previews (display
+        text: a path can name a bucket or an object)."""
         ep = endpoint or self.endpoint
         try:
-            return fill_path(ep.path, dict(params if params is not None else self.params))
+            return shown(fill_path(ep.path, dict(params if params is not None else self.params)))
         except (KeyError, ValueError):
             return ep.path
 
@@ -195,7 +203,7 @@ class ActionContext:
         journal.note(self.title, endpoint, params, body, before, answer, entry=entry, group=group)
 
     async def confirm(
-        self, body: Mapping[str, Any] | None = None, *, message: str = "", typed: bool = False
+        self, body: Mapping[str, Any] | None = None, *, message: Shown = "", typed: bool = False
     ) -> bool:
         """Ask before sending; ``typed`` makes the user type the item's label."""
         from screens.confirm import ConfirmModal, request_preview
@@ -288,7 +296,7 @@ class ActionContext:
             types = types_by_id(listing)
         return quote_for(self.action.endpoint, body, self.item, types)
 
-    def done(self, message: str) -> None:
+    def done(self, message: Shown) -> None:
         """Say that the action succeeded."""
         self.app.notify(message, title=self.spec.title, markup=False)
 
@@ -422,7 +430,7 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         load_record=ctx.load_record,
         name=ctx.label,
         context=ctx.item,
-        note=demo_note(ctx.action.endpoint) if ctx.session.demo else "",
+        note=shown(demo_note(ctx.action.endpoint)) if ctx.session.demo else "",
         edit_text=_editor(ctx.app),
     )
     outcome = await ctx.app.push_screen_wait(modal)
@@ -443,10 +451,10 @@ async def offer_next(ctx: ActionContext, body: Mapping[str, Any], answer: Any) -
         if follow is None or dig(body, name) is None:
             continue
         then = ActionContext(ctx.host, ctx.spec, follow, item, ctx.params)
-        await run_plain(then, message=why)
+        await run_plain(then, message=shown(why))
 
 
-async def run_plain(ctx: ActionContext, *, message: str = "") -> bool:
+async def run_plain(ctx: ActionContext, *, message: Shown = "") -> bool:
     """An action without a body: confirm (saying ``message`` if given) when the spec says so,
     then send."""
     confirm = ctx.action.confirm

@@ -34,6 +34,7 @@ from tui.home.activity import ActivityEntry
 from tui.home.undo import NotedChange, UndoJournal
 from tui.refresh import describe_error, error_title
 from tui.resources.rows import TableColumn, TableRow
+from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -85,8 +86,8 @@ class EntryScreen(TextModal):
     def __init__(self, entry: ActivityEntry) -> None:
         body = Text()
         for heading, text in entry.details():
-            body.append(f"{heading:<9}", style="bold")
-            body.append(f"{text}\n")  # literal: labels and reasons come from the API
+            body.append(f"{shown(heading):<9}", style="bold")
+            body.append(f"{shown(text, lines=True)}\n")  # labels and reasons come from the API
         super().__init__(f"Change {entry.method} {entry.path}", body, "escape closes · J raw JSON")
         self.entry = entry
 
@@ -94,7 +95,7 @@ class EntryScreen(TextModal):
         """The entry as it is stored."""
         from screens.pane import show_json
 
-        show_json(self, f"change {self.entry.method} {self.entry.path}", asdict(self.entry))
+        show_json(self, shown(f"change {self.entry.method} {self.entry.path}"), asdict(self.entry))
 
 
 def undo_refusal(
@@ -180,21 +181,21 @@ class ActivityLogScreen(ShellScreen):
 
     def _update_header(self) -> None:
         log: Any = getattr(self.app, "activity", None)
-        shown, held = self.table.row_count, len(self.entries)
+        on_screen, held = self.table.row_count, len(self.entries)
         text = Text("Activity log", style="bold")
         text.append(f"  {held:,} change{'s' if held != 1 else ''}")
-        if shown != held:
-            text.append(f" · {shown:,} shown")
+        if on_screen != held:
+            text.append(f" · {on_screen:,} shown")
         self.query_one(".log-title", Static).update(text)
         if log is None:
             message = "The activity log is off (the data folder cannot be written)."
         elif not self.entries:
             message = "No change made from this app yet. Changes you make are listed here."
-        elif shown == 0:
+        elif on_screen == 0:
             message = "No change matches the filter. Press escape to clear it."
         else:
             message = f"Newest first. File: {log.path}"
-        self.query_one(".log-message", Static).update(Text(message))
+        self.query_one(".log-message", Static).update(Text(shown(message)))
 
     @on(Input.Changed, ".log-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -230,7 +231,7 @@ class ActivityLogScreen(ShellScreen):
         log: Any = getattr(self.app, "activity", None)
         refusal = undo_refusal(entry, change, group, log.session if log is not None else "")
         if refusal or journal is None:
-            self.app.notify(refusal or "Nothing to undo.", title="Undo", markup=False)
+            self.app.notify(shown(refusal) or "Nothing to undo.", title="Undo", markup=False)
             return
         self.run_worker(self._undo(journal, group), group="undo", exit_on_error=False)
 
@@ -240,7 +241,8 @@ class ActivityLogScreen(ShellScreen):
         session: Any = getattr(self.app, "session", None)
         requests = journal.requests(group)
         preview = "\n".join(request_preview(r.method, r.path, r.body) for r in requests)
-        what = group[0].title if len(group) == 1 else f"{group[0].title} ({len(group)} changes)"
+        first = shown(group[0].title)
+        what = first if len(group) == 1 else f"{first} ({len(group)} changes)"
         confirmed = await self.app.push_screen_wait(
             ConfirmModal(
                 f"Undo: {what}?",
@@ -269,7 +271,7 @@ class ActivityLogScreen(ShellScreen):
         journal.mark_undone(group)
         if hasattr(self.app, "changes"):
             self.app.changes += 1  # lists shown again refresh
-        self.app.notify(f"Undone: {what}", title="Undo", markup=False)
+        self.app.notify(f"Undone: {shown(what)}", title="Undo", markup=False)
         self.action_reload()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -1,10 +1,11 @@
 """Every binding id the app defines: what a ``[keymap]`` entry of the config file may name.
 
-Ids are read from the code itself (the ``BINDINGS`` of every screen and widget, bindings kept
-in module constants, and the keyed actions of every resource spec), so a new binding is known
-here without a list to update. Collecting them imports every screen and widget module (about
-a second on a busy machine): the app does it after its first frame, ``doctor`` only when the
-config file has a keymap.
+Bindings are read from the code itself (the ``BINDINGS`` of every screen and widget, bindings
+kept in module constants, and the keyed actions of every resource spec), so a new binding is
+known here without a list to update. Collecting them imports every module of the UI packages,
+subpackages included (about a second on a busy machine): the app does it after its first
+frame, ``doctor`` only when the config file has a keymap, and ``docs/keys.py`` to write
+``docs/keys.md``.
 """
 
 from __future__ import annotations
@@ -12,23 +13,57 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from textual.binding import Binding
 from textual.dom import DOMNode
 
+APP_MODULE = "tui.app"
+"""The module of the app's own bindings."""
 UI_PACKAGES = ("screens", "widgets")
-"""Packages whose every module is imported, so that each class with bindings is defined."""
+"""Packages whose every module (in subpackages too) is imported, so that each class with
+bindings is defined."""
+
+OwnerKind = Literal["class", "constant", "action"]
 
 
-def _modules() -> Iterator[ModuleType]:
-    yield importlib.import_module("tui.app")
+@dataclass(frozen=True)
+class DeclaredBinding:
+    """A binding with an id, and where the code declares it.
+
+    Attributes:
+        binding: The binding as declared (its keys before any ``[keymap]`` remap).
+        kind: ``class`` (in a class's ``BINDINGS``), ``constant`` (a module constant that
+            screens add to their bindings) or ``action`` (a keyed action of a resource spec).
+        owner: The class (``screens.help.HelpScreen``) or constant
+            (``screens.list_marks.MARKS_BINDING``) by its dotted name, or the spec's id
+            (``compute.instances``) for an action.
+        owner_title: For an action, the spec's title (``Instances``); else empty.
+    """
+
+    binding: Binding
+    kind: OwnerKind
+    owner: str
+    owner_title: str = ""
+
+    @property
+    def id(self) -> str:
+        """The binding's id (the name a ``[keymap]`` entry uses)."""
+        return self.binding.id or ""
+
+
+def ui_modules() -> Iterator[ModuleType]:
+    """The app's module and every module of the UI packages, each imported, in name order."""
+    yield importlib.import_module(APP_MODULE)
     for package_name in UI_PACKAGES:
         package = importlib.import_module(package_name)
-        for info in pkgutil.iter_modules(package.__path__, f"{package_name}."):
-            yield importlib.import_module(info.name)
+        yield package
+        infos = pkgutil.walk_packages(package.__path__, f"{package_name}.")
+        for name in sorted(info.name for info in infos):
+            yield importlib.import_module(name)
 
 
 def _subclasses(cls: type[Any]) -> Iterator[type[Any]]:
@@ -37,23 +72,55 @@ def _subclasses(cls: type[Any]) -> Iterator[type[Any]]:
         yield from _subclasses(sub)
 
 
-def _ids(values: Iterable[Any]) -> Iterator[str]:
+def _bindings(values: Iterable[Any]) -> Iterator[Binding]:
     for value in values:
         if isinstance(value, Binding) and value.id:
-            yield value.id
+            yield value
         elif isinstance(value, list | tuple):
-            yield from _ids(value)
+            yield from _bindings(value)
+
+
+def _counts(module_name: str, ours: set[str]) -> bool:
+    # Textual's own classes count (their ids, if any, are remappable too); classes defined
+    # elsewhere (a test's app, say) do not.
+    return module_name in ours or module_name.partition(".")[0] == "textual"
+
+
+@cache
+def declared_bindings() -> tuple[DeclaredBinding, ...]:
+    """Every binding with an id of the app, its screens and widgets, in a stable order.
+
+    Returns:
+        Class bindings (by class name), then module constants (by name), then spec actions
+        (by spec id); a binding declared by several classes is listed once per class.
+    """
+    from screens.shell import binding_for
+    from tui.resources.areas import SPECS
+
+    modules = list(ui_modules())
+    ours = {module.__name__ for module in modules}
+    found: list[DeclaredBinding] = []
+    classes = {c for c in _subclasses(DOMNode) if _counts(c.__module__, ours)}
+    seen: set[int] = set()  # by identity: a constant imported elsewhere is still one binding
+    for cls in sorted(classes, key=lambda c: f"{c.__module__}.{c.__qualname__}"):
+        owner = f"{cls.__module__}.{cls.__qualname__}"
+        for binding in _bindings(vars(cls).get("BINDINGS", ())):
+            seen.add(id(binding))
+            found.append(DeclaredBinding(binding, "class", owner))
+    for module in modules:
+        for name, value in sorted(vars(module).items()):
+            for binding in _bindings([value]):
+                if id(binding) not in seen:
+                    seen.add(id(binding))
+                    found.append(DeclaredBinding(binding, "constant", f"{module.__name__}.{name}"))
+    for spec_id, spec in sorted(SPECS.items()):
+        for action in spec.actions:
+            if action.key:
+                found.append(DeclaredBinding(binding_for(action), "action", spec_id, spec.title))
+    return tuple(found)
 
 
 @cache
 def binding_ids() -> frozenset[str]:
     """The ids of every binding of the app, its screens and widgets (Textual's included)."""
-    from tui.resources.areas import SPECS
-
-    found: set[str] = set()
-    for module in _modules():
-        found.update(_ids(vars(module).values()))  # bindings kept as module constants
-    for cls in set(_subclasses(DOMNode)):
-        found.update(_ids(vars(cls).get("BINDINGS", ())))
-    found.update(a.id for spec in SPECS.values() for a in spec.actions if a.key)
-    return frozenset(found)
+    return frozenset(declared.id for declared in declared_bindings())

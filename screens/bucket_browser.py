@@ -37,6 +37,7 @@ from tui.resources.format import format_value
 from tui.resources.rows import TableColumn, TableRow
 from tui.transfers.listing import Entry, FolderListing, breadcrumb, parent_of
 from tui.transfers.progress import human_size
+from tui.untrusted import Shown, shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected
 
@@ -80,7 +81,7 @@ class BucketBrowserPane(RefreshingPane):
     """Folders of a bucket by prefix, with transfers (see the module docstring for keys)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("backspace", "up", "Up", id="browser.up"),
+        Binding("backspace", "up", "Up", id="browser.up", tooltip="Go up to the parent folder"),
         Binding("slash", "filter", "Filter", id="browser.filter"),
         Binding("v", "view", "View", id="browser.view"),
         Binding("D", "download", "Download", id="browser.download"),
@@ -184,7 +185,9 @@ class BucketBrowserPane(RefreshingPane):
                 self._cursor_to = None
         else:
             table.update_rows([r.key for r in rows], rows)
-        self.query_one("#browser-path", Static).update(Text(breadcrumb(self.bucket, self.prefix)))
+        self.query_one("#browser-path", Static).update(
+            Text(shown(breadcrumb(self.bucket, self.prefix)))
+        )
         self._status()
 
     def _status(self, message: str = "") -> None:
@@ -202,9 +205,9 @@ class BucketBrowserPane(RefreshingPane):
                 text.append(f" · {marked} marked")
             if self.table.filter_text:
                 text.append(" · filter: ")
-                text.append(self.table.filter_text)
+                text.append(shown(self.table.filter_text))
         if message:
-            text = Text(message)
+            text = Text(shown(message))
         self.query_one("#browser-status", Static).update(text)
 
     def on_resource_table_cursor_moved(self, event: CursorMoved) -> None:
@@ -306,7 +309,7 @@ class BucketBrowserPane(RefreshingPane):
 
         self.run_worker(run, group="flow", exclusive=True, exit_on_error=False)  # type: ignore[arg-type]
 
-    def _one_object(self, what: str) -> Entry | None:
+    def _one_object(self, what: Shown) -> Entry | None:
         entry = self.entry(self.table.cursor_key)
         if entry is None or entry.folder:
             self.app.notify(f"Select an object to {what}.", title=what.capitalize())

@@ -29,6 +29,7 @@ from tui.transfers.objects import (
 )
 from tui.transfers.plan import ConflictPolicy, download_items, upload_items
 from tui.transfers.progress import Batch, State, human_size
+from tui.untrusted import Shown, shown
 
 
 class BucketBrowserPane(Protocol):
@@ -50,7 +51,7 @@ def _client(pane: BucketBrowserPane) -> Any:
     return pane.app.session.client  # type: ignore[attr-defined]
 
 
-def _failed(pane: BucketBrowserPane, title: str, error: CloudError) -> None:
+def _failed(pane: BucketBrowserPane, title: Shown, error: CloudError) -> None:
     pane.app.notify(describe_error(error), title=title, severity="error", markup=False)
 
 
@@ -59,7 +60,8 @@ async def expand(pane: BucketBrowserPane, chosen: list[Entry]) -> list[Entry] | 
     objects: list[Entry] = []
     folders = [e.key for e in chosen if e.folder]
     if folders:
-        pane.app.notify(f"Listing {', '.join(folders[:3])} ...", title="Folders", markup=False)
+        listing = ", ".join(shown(folder) for folder in folders[:3])
+        pane.app.notify(f"Listing {listing} ...", title="Folders", markup=False)
     try:
         for entry in chosen:
             if entry.folder:
@@ -80,9 +82,9 @@ async def view_object(pane: BucketBrowserPane, entry: Entry) -> None:
         _failed(pane, "View", error)
         return
     if preview.text is None:
-        pane.app.notify(preview.reason, title=f"View {entry.name}", markup=False)
+        pane.app.notify(shown(preview.reason), title=f"View {shown(entry.name)}", markup=False)
         return
-    await pane.app.push_screen_wait(TextViewModal(entry.key, preview.text))
+    await pane.app.push_screen_wait(TextViewModal(shown(entry.key), preview.text))
 
 
 async def share_object(pane: BucketBrowserPane, entry: Entry) -> None:
@@ -91,12 +93,12 @@ async def share_object(pane: BucketBrowserPane, entry: Entry) -> None:
     async def make(seconds: int) -> str:
         return await share_url(_client(pane), pane.params, entry.key, seconds)
 
-    await pane.app.push_screen_wait(ShareModal(entry.key, make))
+    await pane.app.push_screen_wait(ShareModal(shown(entry.key), make))
 
 
 async def download(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
     """``D``: the chosen objects (folders: their contents) to a local directory."""
-    what = chosen[0].name if len(chosen) == 1 else f"{len(chosen)} entries"
+    what = shown(chosen[0].name) if len(chosen) == 1 else f"{len(chosen)} entries"
     profile = getattr(pane.app, "profile_name", "default")
     start = str(last_download_folder(profile)).rstrip("/") + "/"
     directory = await pane.app.push_screen_wait(
@@ -127,14 +129,14 @@ async def download(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
         await run_downloads(client, pane.params, items, progresses, batch)
 
     size = human_size(sum(o.size for o in objects))
-    title = f"Download {len(objects)} object(s), {size}, to {directory}"
+    title = f"Download {len(objects)} object(s), {size}, to {shown(directory)}"
     await pane.app.push_screen_wait(TransferModal(title, batch, work, retry=work))
     _tell(pane, "Download", batch)
 
 
 async def upload(pane: BucketBrowserPane) -> None:
     """``U``: a local file or directory (recursive) into the folder being browsed."""
-    here = f"{pane.bucket}/{pane.prefix}"
+    here = shown(f"{pane.bucket}/{pane.prefix}")
     source = await pane.app.push_screen_wait(
         LocalPathModal(f"Upload a file or directory to {here}:", "", "existing")
     )
@@ -149,7 +151,9 @@ async def upload(pane: BucketBrowserPane) -> None:
         pane.app.notify("There are no files to upload there.", title="Upload")
         return
     total = human_size(sum(i.size for i in items))
-    listed = "\n".join(f"{i.key}  ({human_size(i.size)}, {i.content_type})" for i in items[:8])
+    listed = "\n".join(
+        shown(f"{i.key}  ({human_size(i.size)}, {i.content_type})") for i in items[:8]
+    )
     more = f"\n... and {len(items) - 8} more" if len(items) > 8 else ""
     left_out = (
         f"\nLeft out: {len(problems)} (not readable or not regular files)" if problems else ""
@@ -185,12 +189,12 @@ async def delete(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
         return
     count = len(objects)
     size = human_size(sum(o.size for o in objects))
-    names = "\n".join(o.key for o in objects[:8]) + ("\n..." if count > 8 else "")
+    names = "\n".join(shown(o.key) for o in objects[:8]) + ("\n..." if count > 8 else "")
     names = f"DELETE through pre-signed URLs ({_url_line(pane)})\n{names}"
     typed = f"delete {count}"
     confirmed = await pane.app.push_screen_wait(
         ConfirmModal(
-            f"Delete {count} object(s), {size}, from {pane.bucket}?",
+            f"Delete {count} object(s), {size}, from {shown(pane.bucket)}?",
             f"The objects are removed for good ({count} object(s), {size} in total).",
             names,
             typed=typed,
@@ -212,19 +216,21 @@ async def delete(pane: BucketBrowserPane, chosen: list[Entry]) -> None:
         await run_deletes(client, pane.params, again, batch)
 
     await pane.app.push_screen_wait(
-        TransferModal(f"Delete {count} object(s) from {pane.bucket}", batch, work, retry=retry)
+        TransferModal(
+            f"Delete {count} object(s) from {shown(pane.bucket)}", batch, work, retry=retry
+        )
     )
     _tell(pane, "Delete", batch)
     pane.transfers_done()
 
 
-def _url_line(pane: BucketBrowserPane) -> str:
+def _url_line(pane: BucketBrowserPane) -> Shown:
     """The request that signs each transfer URL, for the confirmations' previews."""
     cluster, bucket = pane.params.get("clusterId", ""), pane.params.get("bucket", "")
-    return f"POST /object-storage/buckets/{cluster}/{bucket}/object-url per object"
+    return shown(f"POST /object-storage/buckets/{cluster}/{bucket}/object-url per object")
 
 
-def _tell(pane: BucketBrowserPane, what: str, batch: Batch) -> None:
+def _tell(pane: BucketBrowserPane, what: Shown, batch: Batch) -> None:
     failed = batch.count(State.FAILED, State.CANCELLED)
     pane.app.notify(
         f"{what}: {batch.summary()}.",

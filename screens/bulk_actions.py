@@ -20,6 +20,7 @@ from tui.bulk import BulkItem, BulkRun, Summary, plan, summarize, tag_body
 from tui.resources.forms import asks_only_per_item, form_for
 from tui.resources.spec import Action, ResourceSpec, dig
 from tui.resources.tags import TAG_EDIT_SCREEN
+from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -37,12 +38,12 @@ def is_irreversible(action: Action) -> bool:
     return action.confirm == "typed" or REGISTRY[action.endpoint].method == "DELETE"
 
 
-def typed_count(action: Action, count: int) -> str:
+def typed_count(action: Action, count: int) -> Shown:
     """What the user types to confirm an irreversible bulk action: ``delete 7``."""
     return f"{action.label.split()[0].lower()} {count}"
 
 
-def _plural(spec: ResourceSpec, count: int) -> str:
+def _plural(spec: ResourceSpec, count: int) -> Shown:
     return spec.singular if count == 1 else spec.title.lower()
 
 
@@ -62,14 +63,14 @@ def bulk_items(
     ]
 
 
-def _preview(method: str, path: str, targets: list[BulkItem], skipped: list[BulkItem]) -> str:
-    lines = [f"{method} {path}  for each of {len(targets)}:"]
+def _preview(method: Shown, path: Shown, targets: list[BulkItem], skipped: list[BulkItem]) -> Shown:
+    lines: list[Shown] = [f"{method} {path}  for each of {len(targets)}:"]
     lines += [f"  {t.line()}" for t in targets[:PREVIEW_LINES]]
     if len(targets) > PREVIEW_LINES:
         lines.append(f"  … and {len(targets) - PREVIEW_LINES} more")
     if skipped:
         lines.append(f"Skipped ({len(skipped)}), nothing is sent for them:")
-        lines += [f"  {s.line()}: {s.reason}" for s in skipped[:PREVIEW_LINES]]
+        lines += [f"  {s.line()}: {shown(s.reason)}" for s in skipped[:PREVIEW_LINES]]
     return "\n".join(lines)
 
 
@@ -124,9 +125,9 @@ async def run_bulk(
         return entry.body is not None, reason
 
     planned = plan(bulk_items(spec, items, parent_params), judge)
-    verb = action.label if tag is None else f"{'Add' if tag[1] else 'Remove'} tag {tag[0]}"
+    verb = action.label if tag is None else f"{'Add' if tag[1] else 'Remove'} tag {shown(tag[0])}"
     if not planned.targets:
-        reasons = "; ".join(sorted({s.reason for s in planned.skipped}))
+        reasons = "; ".join(sorted({shown(s.reason) for s in planned.skipped}))
         app.notify(
             f"Nothing to do for the {what}: {reasons}.",
             title=f"{verb}: skipped",
@@ -191,7 +192,7 @@ async def run_bulk(
     return summary.done + summary.failed > 0
 
 
-def _notify(app: Any, verb: str, what: str, summary: Summary) -> None:
+def _notify(app: Any, verb: Shown, what: Shown, summary: Summary) -> None:
     app.notify(
         f"{what}: {summary}.",
         title=verb,
@@ -220,9 +221,10 @@ async def edit_tags(ctx: ActionContext) -> bool:
         return False
     body, reason = tag_body(ctx.item, *answer)
     if body is None:
-        ctx.app.notify(f"{ctx.label}: {reason}.", title="Tag", markup=False)
+        ctx.app.notify(f"{ctx.shown_label}: {shown(reason)}.", title="Tag", markup=False)
         return False
-    if not await ctx.confirm(body, message=f"{'Add' if answer[1] else 'Remove'} tag {answer[0]}"):
+    tag = shown(answer[0])
+    if not await ctx.confirm(body, message=f"{'Add' if answer[1] else 'Remove'} tag {tag}"):
         return False
     from tui.api.errors import CloudError
 
@@ -231,7 +233,7 @@ async def edit_tags(ctx: ActionContext) -> bool:
     except CloudError as error:
         ctx.failed(error)
         return False
-    ctx.done(f"Tags of {ctx.label}: {', '.join(body['tags']) or 'none'}")
+    ctx.done(f"Tags of {ctx.shown_label}: {shown(', '.join(body['tags'])) or 'none'}")
     if hasattr(ctx.app, "changes"):
         ctx.app.changes += 1
     return True

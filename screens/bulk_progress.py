@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.bulk import BulkItem, BulkRun, Summary
+from tui.untrusted import Shown, shown
 
 MARKS = {
     "pending": ("·", ""),
@@ -40,7 +41,7 @@ def item_line(entry: BulkItem) -> Text:
     line.append(entry.line())
     line.append(f"  {entry.state}", style=style)
     if entry.reason:
-        line.append(f": {entry.reason}")
+        line.append(f": {shown(entry.reason)}")
     return line
 
 
@@ -69,7 +70,7 @@ class BulkProgressModal(ModalScreen[None]):
     BulkProgressModal #bulk-hint { color: $text-muted; }
     """
 
-    def __init__(self, title: str, items: Sequence[BulkItem]) -> None:
+    def __init__(self, title: Shown, items: Sequence[BulkItem]) -> None:
         super().__init__()
         self.title_text = title
         self.items = list(items)

@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.resources.choosers import ChooserRow, ChooserTable
+from tui.untrusted import Shown
 from widgets.chooser_panel import ChooserPanel
 
 
@@ -57,7 +58,7 @@ class ChooserModal(ModalScreen[Any]):
     """Letters typed while the chooser opened go into its filter (see key_gate)."""
 
     def __init__(
-        self, title: str, table: ChooserTable, *, current: Any = None, query: str = ""
+        self, title: Shown, table: ChooserTable, *, current: Any = None, query: str = ""
     ) -> None:
         super().__init__()
         self.title_text = title

@@ -23,6 +23,7 @@ from tui.accounts.fanout import complete_fanout, parse_fanout_command
 from tui.accounts.switch import complete_account, parse_account_command, profile_names
 from tui.home.areas import READ_ONLY_WORDS, home_area
 from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command, resolve_command
+from tui.untrusted import shown
 
 if TYPE_CHECKING:
     from tui.app import CloudApp
@@ -84,7 +85,7 @@ class CommandLineScreen(ModalScreen[str | None]):
             return
         matches = self._matches(text)
         line = Text(":")
-        line.append("  ".join(matches) if matches else "no match")
+        line.append("  ".join(shown(m) for m in matches) if matches else "no match")
         self.query_one(".command-matches", Static).update(line)
 
     @on(Input.Changed)
@@ -127,7 +128,7 @@ def run_command(app: CloudApp, text: str | None) -> None:
         return
     fanout = parse_fanout_command(text, app.settings)
     if isinstance(fanout, str):
-        app.notify(fanout, title=":fanout", severity="warning", markup=False)
+        app.notify(shown(fanout), title=":fanout", severity="warning", markup=False)
         return
     if fanout is not None:
         from screens.fanout import open_fanout
@@ -170,6 +171,6 @@ def run_command(app: CloudApp, text: str | None) -> None:
         return
     destination = resolve_command(word)
     if destination is None:
-        app.notify(f"Unknown command: {text}", title=":", severity="warning", markup=False)
+        app.notify(f"Unknown command: {shown(text)}", title=":", severity="warning", markup=False)
         return
     app.go_to_area(destination.area.id, destination.spec or destination.area.root)

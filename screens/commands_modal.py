@@ -22,12 +22,13 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from screens.text_modal import TextModal
+from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
     from textual.app import App
 
 
-def copy_text(app: App[Any], text: str, what: str, *, fallback: str) -> None:
+def copy_text(app: App[Any], text: str, what: Shown, *, fallback: Shown) -> None:
     """Copy ``text`` with OSC 52 and say so, with where to read it when OSC 52 is ignored.
 
     Args:
@@ -67,8 +68,8 @@ class CommandsModal(TextModal):
     CommandsModal VerticalScroll { height: auto; max-height: 20; }
     """
 
-    def __init__(self, title: str, text: str, what: str = "Commands") -> None:
-        super().__init__(title, Text(text), "y copy all · esc close")
+    def __init__(self, title: Shown, text: str, what: Shown = "Commands") -> None:
+        super().__init__(title, Text(shown(text, lines=True)), "y copy all · esc close")
         self.text = text
         self.what = what
 

@@ -29,6 +29,7 @@ from tui.resources.compute_choices import (
     type_line,
 )
 from tui.resources.forms import CHOICE_SOURCES
+from tui.untrusted import Shown, shown
 from widgets.chooser_panel import ChooserPanel
 from widgets.model_form import Tick
 
@@ -64,7 +65,7 @@ class ResizeModal(RequestModal):
     def compose_body(self) -> ComposeResult:
         specs = (self.ctx.item or {}).get("specs") or {}
         current = Text("Current type: ")
-        current.append(self.current or "unknown", style="bold")
+        current.append(shown(self.current) or "unknown", style="bold")
         if isinstance(specs, Mapping) and specs:
             current.append(f"  ({type_line({'id': '', **specs}, with_id=False, compact=True)})")
         current.append("  (* in the list)")
@@ -112,11 +113,11 @@ class ResizeModal(RequestModal):
 
         quote = await self.ctx.quote(body)
         modal = ConfirmModal(
-            f"{self.ctx.title} to {body.get('type')}?",
+            f"{self.ctx.title} to {shown(body.get('type'))}?",
             "The instance shuts down, moves to the new type and boots again.",
             request_preview("POST", self.ctx.path(), body),
             confirm_label="Resize",
-            price=quote.text() if quote is not None else "",
+            price=shown(quote.text()) if quote is not None else "",
         )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)
@@ -128,7 +129,9 @@ class ResizeModal(RequestModal):
             return None
         chosen = row.value
         if chosen == self.current:
-            self.show_general([f"The instance already is a {self.current}; choose another type."])
+            self.show_general(
+                [f"The instance already is a {shown(self.current)}; choose another type."]
+            )
             return None
         self.show_general([])
         return {
@@ -206,13 +209,13 @@ class RescueModal(RequestModal):
             chosen[device] = None if value is Select.NULL else str(value)
         body, problem = rescue_body(chosen)
         if problem:
-            self.show_general([problem])
+            self.show_general([shown(problem)])
             return None
         self.show_general([])
         return body
 
 
-async def _run(ctx: ActionContext, modal: RequestModal, done: str) -> bool:
+async def _run(ctx: ActionContext, modal: RequestModal, done: Shown) -> bool:
     outcome = await ctx.app.push_screen_wait(modal)
     if outcome is None:
         return False
@@ -222,12 +225,12 @@ async def _run(ctx: ActionContext, modal: RequestModal, done: str) -> bool:
 
 async def resize(ctx: ActionContext) -> bool:
     """The resize action: pick a type, then send."""
-    return await _run(ctx, ResizeModal(ctx), f"Resizing {ctx.label}")
+    return await _run(ctx, ResizeModal(ctx), f"Resizing {ctx.shown_label}")
 
 
 async def rescue(ctx: ActionContext) -> bool:
     """The rescue action: map devices, then send."""
-    return await _run(ctx, RescueModal(ctx), f"{ctx.label} is booting into rescue mode")
+    return await _run(ctx, RescueModal(ctx), f"{ctx.shown_label} is booting into rescue mode")
 
 
 __all__ = ["RescueModal", "ResizeModal", "Submit", "rescue", "resize"]

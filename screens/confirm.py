@@ -31,6 +31,7 @@ from textual.widgets import Button, Input, Static
 
 from tui.accounts.naming import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import redact
+from tui.untrusted import Shown, shown, typeable
 from widgets.marked_button import MarkedButton
 
 if TYPE_CHECKING:
@@ -39,13 +40,17 @@ if TYPE_CHECKING:
 PREVIEW_LINES = 10
 """Rows of the request preview box; longer previews scroll."""
 
+UNTYPEABLE_WORD = "confirm"
+"""What to type when a label holds nothing that can be typed (only control characters)."""
 
-def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> str:
-    """``METHOD /path`` and the JSON body with secrets masked."""
+
+def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> Shown:
+    """``METHOD /path`` and the JSON body with secrets masked, as display text (JSON escapes
+    C0 controls but leaves DEL, C1 and bidirectional controls as they are)."""
     text = f"{method} {path}"
     if body:
         text += "\n" + json.dumps(redact(dict(body)), indent=2, ensure_ascii=False)
-    return text
+    return shown(text, lines=True)
 
 
 class PreviewScroll(VerticalScroll):
@@ -57,14 +62,15 @@ class PreviewScroll(VerticalScroll):
     ]
 
 
-def account_title(title: str, account: AccountMark | None, style: Style | str = "") -> Text:
+def account_title(title: Shown, account: AccountMark | None, style: Style | str = "") -> Text:
     """The dialog's title naming ``account`` (its name in its colour, bold)."""
     if account is None:
         return Text(title)
-    named = in_account(title, account.name)
-    start = named.rindex(account.name)
-    text = Text(named)
-    text.stylize(style or "bold", start, start + len(account.name))
+    name = shown(account.name)
+    named = in_account(title, name)
+    start = named.rindex(name)
+    text = Text(shown(named))
+    text.stylize(style or "bold", start, start + len(name))
     return text
 
 
@@ -122,13 +128,13 @@ class ConfirmModal(ModalScreen[bool]):
 
     def __init__(
         self,
-        title: str,
-        message: str,
-        preview: str,
+        title: Shown,
+        message: Shown,
+        preview: Shown,
         *,
         typed: str | None = None,
-        confirm_label: str = "Confirm",
-        price: str = "",
+        confirm_label: Shown = "Confirm",
+        price: Shown = "",
         account: AccountMark | None = None,
     ) -> None:
         super().__init__()
@@ -138,7 +144,9 @@ class ConfirmModal(ModalScreen[bool]):
         self.title_text = title
         self.message = message
         self.preview = preview
-        self.typed = typed
+        # What the user types: the label less what nobody can type (escape characters,
+        # bidirectional overrides), so a hostile label can neither forge nor block the prompt.
+        self.typed = None if typed is None else (typeable(typed) or UNTYPEABLE_WORD)
         self.confirm_label = confirm_label
 
     @property
@@ -165,7 +173,7 @@ class ConfirmModal(ModalScreen[bool]):
                 yield Static(Text(self.preview), id="confirm-preview")
             if self.typed is not None:
                 prompt = Text("This cannot be undone. Type ")
-                prompt.append(self.typed, style="bold")
+                prompt.append(shown(self.typed), style="bold")
                 prompt.append(" to confirm:")
                 yield Static(prompt)
                 yield Input(id="confirm-typed", compact=True)
@@ -180,7 +188,7 @@ class ConfirmModal(ModalScreen[bool]):
                 yield MarkedButton("Cancel", id="confirm-no", compact=True)
             yield Static(self._hint(), id="confirm-hint")
 
-    def _hint(self) -> str:
+    def _hint(self) -> Shown:
         """The keys line; it names the scroll keys when the preview is longer than its box."""
         keys = "enter confirm · esc cancel" if self.typed is not None else "y confirm · n cancel"
         if self.preview.count("\n") + 1 > PREVIEW_LINES:
@@ -217,7 +225,7 @@ class ConfirmModal(ModalScreen[bool]):
             return
         self.app.bell()
         hint = self.query_one("#confirm-hint", Static)
-        hint.update(Text(f"✖ Type {self.typed} exactly, or escape."))
+        hint.update(Text(f"✖ Type {shown(self.typed)} exactly, or escape."))
 
     def action_page(self, pages: int) -> None:
         """Scroll the request preview by ``pages`` screens, whatever has the focus."""

@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui.untrusted import Shown, shown
 from widgets.marked_button import MarkedButton
 
 
@@ -36,7 +37,7 @@ class ErrorScreen(ModalScreen[None]):
     ErrorScreen Button { margin-top: 1; }
     """
 
-    def __init__(self, title: str, error: BaseException) -> None:
+    def __init__(self, title: Shown, error: BaseException) -> None:
         super().__init__()
         self.error_title = title
         self.error = error
@@ -46,14 +47,16 @@ class ErrorScreen(ModalScreen[None]):
             yield Static(Text(self.error_title), classes="error-title")
             yield Static(
                 Text(
-                    f"{type(self.error).__name__}: {self.error}\n"
+                    f"{type(self.error).__name__}: {shown(self.error)}\n"
                     "The app is still running. If this keeps happening, please report it with "
                     "the details below."
                 ),
                 classes="error-message",
             )
             with VerticalScroll():
-                yield Static(Text(format_exception(self.error)), id="error-traceback")
+                yield Static(
+                    Text(shown(format_exception(self.error), lines=True)), id="error-traceback"
+                )
             yield MarkedButton("Close", variant="primary", id="error-close")
 
     def on_mount(self) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tui.export import USAGE, parse_export, write_export
+from tui.untrusted import shown
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from tui.resources.spec import ResourceSpec
 
 
 def run_export(app: App[Any], text: str) -> None:
@@ -18,7 +21,7 @@ def run_export(app: App[Any], text: str) -> None:
     try:
         request = parse_export(text)
     except ValueError as error:
-        app.notify(str(error), title=":export", severity="warning", markup=False)
+        app.notify(shown(error), title=":export", severity="warning", markup=False)
         return
     screen = app.screen
     pane = screen.active_pane() if isinstance(screen, PaneHost) else None
@@ -41,7 +44,7 @@ def run_export(app: App[Any], text: str) -> None:
         path = write_export(request, pane.spec, items)
     except FileExistsError as error:
         app.notify(
-            f"{error.filename} exists already; give another path.",
+            f"{shown(error.filename)} exists already; give another path.",
             title=":export",
             severity="warning",
             markup=False,
@@ -49,15 +52,17 @@ def run_export(app: App[Any], text: str) -> None:
         return
     except OSError as error:
         app.notify(
-            f"Could not write {error.filename or request.path}: {error.strerror or error}.",
+            f"Could not write {shown(error.filename or request.path)}: "
+            f"{shown(error.strerror or error)}.",
             title=":export",
             severity="error",
             markup=False,
         )
         return
-    noun = pane.spec.singular if len(items) == 1 else pane.spec.title.lower()
+    spec: ResourceSpec = pane.spec
+    noun = spec.singular if len(items) == 1 else spec.title.lower()
     app.notify(
-        f"{len(items)} {noun} ({request.which}) written to {path}",
+        f"{len(items)} {noun} ({request.which}) written to {shown(path)}",
         title=f":export {request.format}",
         markup=False,
     )

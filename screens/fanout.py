@@ -57,6 +57,7 @@ from tui.resources.availability import UserContext, availability
 from tui.resources.rows import table_row
 from tui.resources.spec import Action, ResourceSpec
 from tui.session.runtime import Session
+from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -156,15 +157,15 @@ class FanoutPane(ListFilter, Vertical):
         names = self.request.profiles
         text = Text(f"{self.request.spec.title} in {len(names)} accounts", style="bold")
         text.append(f"  {len(self.items):,} results")
-        shown = self.table.row_count
-        if shown != len(self.items):
-            text.append(f" · {shown:,} shown")
+        on_screen = self.table.row_count
+        if on_screen != len(self.items):
+            text.append(f" · {on_screen:,} shown")
         waiting = [n for n in names if n not in self.listings]
         if waiting:
-            text.append(f"  waiting for {', '.join(waiting)}…", style="italic")
+            text.append(f"  waiting for {shown(', '.join(waiting))}…", style="italic")
         if self.filter_text:
             text.append("  filter: ")
-            text.append(self.filter_text)  # literal: what the user typed
+            text.append(shown(self.filter_text))  # what the user typed (or pasted)
         self.query_one(".list-title", Static).update(text)
 
     def _update_message(self) -> None:
@@ -176,13 +177,13 @@ class FanoutPane(ListFilter, Vertical):
             if listing is not None and listing.error:
                 if errors:
                     errors.append("\n")
-                # Literal: the reason may quote the server.
-                errors.append(f"✖ {name}: {listing.error_title}. {listing.error}")
+                # The reason may quote the server.
+                errors.append(shown(f"✖ {name}: {listing.error_title}. {listing.error}"))
         self.query_one(".fanout-errors", Static).update(errors)
         message = ""
         if self.items and self.table.row_count == 0:
             message = f"{self.filter_problem()} No rows match the filter. Escape clears it."
-        self.query_one(".list-message", Static).update(Text(message.strip()))
+        self.query_one(".list-message", Static).update(Text(shown(message.strip())))
 
     # -- filter -----------------------------------------------------------------------------
 
@@ -228,7 +229,7 @@ class FanoutPane(ListFilter, Vertical):
     def action_json(self) -> None:
         """Show the raw JSON of the item under the cursor."""
         item = self.current_item
-        show_json(self, f"{self.request.spec.singular} {self.spec.label_of(item or {})}", item)
+        show_json(self, f"{self.request.spec.singular} {self.spec.display_label(item or {})}", item)
 
     # -- actions on a row -------------------------------------------------------------------
 
@@ -264,7 +265,9 @@ class FanoutPane(ListFilter, Vertical):
         enabled, reason = self._row_availability(action)
         if not enabled:
             event.stop()
-            self.app.notify(reason, title=f"{action.label}: not available", markup=False)
+            self.app.notify(
+                shown(reason), title=f"{shown(action.label)}: not available", markup=False
+            )
 
     def action_run_action(self, action_id: str) -> None:
         """Run an action on the row under the cursor, against that row's account."""
@@ -276,7 +279,7 @@ class FanoutPane(ListFilter, Vertical):
         try:
             session = self.sessions.session(account)
         except AccountUnavailable as exc:
-            self.app.notify(str(exc), title=account, severity="error", markup=False)
+            self.app.notify(shown(exc), title=shown(account), severity="error", markup=False)
             return
         own = own_item(item)
         params = self.request.spec.params_for(own, {})

@@ -32,6 +32,7 @@ from tui.accounts.fanout_overview import (
     total_row,
 )
 from tui.resources.rows import TableColumn, TableRow
+from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 
 COLUMNS = (
@@ -101,7 +102,7 @@ class FanoutOverviewScreen(ShellScreen):
         waiting = [n for n in names if n not in self.overviews]
         title = Text(f"Overview of {len(names)} accounts", style="bold")
         if waiting:
-            title.append(f"  waiting for {', '.join(waiting)}…", style="italic")
+            title.append(f"  waiting for {shown(', '.join(waiting))}…", style="italic")
         self.query_one(".ov-title", Static).update(title)
         table = self.query_one(ResourceTable)
         table.clear()
@@ -115,7 +116,7 @@ class FanoutOverviewScreen(ShellScreen):
             rows.append(TableRow(TOTAL_KEY, cells, cells, None, " ".join(cells)))
         table.append_rows(rows)
         lines = attention_lines(arrived)
-        text = Text("\n".join(lines) if lines else "Nothing needs attention.")  # literal text
+        text = Text(shown("\n".join(lines), lines=True) if lines else "Nothing needs attention.")
         self.query_one("#fo-attention", Static).update(text)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -45,6 +45,7 @@ from tui.resources.forms import (
     sent_notes,
 )
 from tui.resources.pricing import Quote
+from tui.untrusted import Shown, shown
 from widgets.form_editor import EditInEditor
 from widgets.model_form import ModelForm
 
@@ -101,7 +102,7 @@ class FormModal(RequestModal):
 
     def __init__(
         self,
-        title: str,
+        title: Shown,
         form: FormSpec,
         submit: Submit,
         *,
@@ -114,7 +115,7 @@ class FormModal(RequestModal):
         load_record: LoadRecord | None = None,
         name: str = "",
         context: Mapping[str, Any] | None = None,
-        note: str = "",
+        note: Shown = "",
         edit_text: EditText | None = None,
     ) -> None:
         super().__init__(title, submit, request_line=request_line)
@@ -269,7 +270,7 @@ class FormModal(RequestModal):
                 note = f"Its fields could not be loaded: {describe_error(error)}"
             else:
                 fields = expansion.fields(record)
-                note = " ".join(expansion.problems(record))
+                note = shown(" ".join(expansion.problems(record)))
         self.form = expanded(self.form, name, expansion.prefix, fields)
         await self.model_form.set_extra_fields(expansion.prefix, name, fields, self.form)
         self.model_form.show_note(name, note)
@@ -334,7 +335,7 @@ class FormModal(RequestModal):
             return True
         notes += ["This is billed. Check the price, then confirm."] * (quote is not None)
         method, _, path = self.request_line.partition(" ")
-        price = quote.text() if quote is not None else ""
+        price = shown(quote.text()) if quote is not None else ""
         if warnings:
             typed = self.name_text or str(body.get("label") or "") or "yes"
             modal = ConfirmModal(

@@ -39,6 +39,7 @@ from tui.handoff.targets import (
     ssh_launch,
 )
 from tui.kubeconfig import KubeconfigError, decode_kubeconfig, default_path, write_private
+from tui.untrusted import shown
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -151,7 +152,9 @@ def hand_off(app: App[Any], launch: Launch, read_back: str | None = None) -> Han
             if read_back is not None:
                 text = Path(prep.files[read_back]).read_text(encoding="utf-8", errors="replace")
     except HandoffError as error:
-        app.notify(str(error), title=f"{launch.title}: not started", severity="error", markup=False)
+        app.notify(
+            shown(error), title=f"{launch.title}: not started", severity="error", markup=False
+        )
         return None
     except SuspendNotSupported:
         app.notify(
@@ -161,7 +164,7 @@ def hand_off(app: App[Any], launch: Launch, read_back: str | None = None) -> Han
         )
         return None
     except OSError as error:
-        reason = error.strerror or str(error)
+        reason = shown(error.strerror or error)
         app.notify(reason, title=f"{launch.title}: failed", severity="error", markup=False)
         return None
     app.refresh(layout=True)
@@ -178,7 +181,7 @@ def edit_text(app: App[Any], text: str, file_name: str) -> str | None:
     try:
         launch = editor_launch(text, file_name, settings.editor)
     except HandoffError as error:
-        app.notify(str(error), title="No editor", severity="error", markup=False)
+        app.notify(shown(error), title="No editor", severity="error", markup=False)
         return None
     outcome = hand_off(app, launch, read_back="file")
     if outcome is None:
@@ -293,11 +296,13 @@ async def run_handoff(ctx: ActionContext) -> bool:
         ctx.failed(error)
         return False
     try:
-        launch = await build(ctx, _settings(ctx.app), answers)
+        launch: Launch = await build(ctx, _settings(ctx.app), answers)
     except _Cancelled:
         return False
     except (HandoffError, OSError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        reason = shown(
+            error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        )
         ctx.app.notify(
             reason, title=f"{ctx.action.label}: not started", severity="error", markup=False
         )

@@ -13,6 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from tui.untrusted import Shown, shown
 from widgets.key_names import key_label
 
 
@@ -58,7 +59,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen VerticalScroll { height: 1fr; }
     """
 
-    def __init__(self, rows: list[tuple[str, str, str, bool, str]], title: str = "") -> None:
+    def __init__(self, rows: list[tuple[str, str, str, bool, str]], title: Shown = "") -> None:
         super().__init__()
         self.rows = rows
         self.screen_title = title
@@ -73,16 +74,17 @@ class HelpScreen(ModalScreen[None]):
         if wide:
             table.add_column(Text("Binding id (for [keymap] in the config file)"), no_wrap=True)
         for keys, description, binding_id, enabled, tooltip in self.rows:
-            does = Text(description)
+            # Keys and descriptions come from the bindings and the user's [keymap].
+            does = Text(shown(description))
             if tooltip:
-                does.append(f" — {tooltip}", style="dim")
+                does.append(f" — {shown(tooltip)}", style="dim")
             if not enabled:
                 does.append(" (not available here)", style="italic")
             if wide:
-                table.add_row(Text(keys), does, Text(binding_id, style="dim"))
+                table.add_row(Text(shown(keys)), does, Text(shown(binding_id), style="dim"))
             else:
-                does.append(f"\nid {binding_id}", style="dim")
-                table.add_row(Text(keys), does)
+                does.append(f"\nid {shown(binding_id)}", style="dim")
+                table.add_row(Text(shown(keys)), does)
         return table
 
     def _filter_syntax(self) -> Table | None:

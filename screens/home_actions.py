@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.resources.areas import open_target
 from tui.resources.spec import Area, ResourceSpec
+from tui.untrusted import shown
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -40,7 +41,7 @@ def open_home_state(app: Any) -> None:
         app.watchlist = Watchlist(session.profile_name, folder=folder)
     except OSError as exc:
         app.notify(
-            f"Bookmarks and the activity log are off: {exc.strerror or exc}",
+            f"Bookmarks and the activity log are off: {shown(exc.strerror or exc)}",
             title="Data folder",
             severity="warning",
             markup=False,
@@ -51,13 +52,14 @@ def open_home_state(app: Any) -> None:
     if previous and app.settings.start_area != "overview":
         # The overview lists them; a user who starts elsewhere is told once.
         app.notify(
-            "\n".join(entry.summary() for entry in previous),
+            "\n".join(shown(entry.summary()) for entry in previous),
             title="Last changes of the previous session (:log)",
             markup=False,
         )
     if app.watchlist.problem:
         app.notify(
-            f"The watchlist file could not be read and is left as it is: {app.watchlist.problem}",
+            "The watchlist file could not be read and is left as it is: "
+            f"{shown(app.watchlist.problem)}",
             title="Watchlist",
             severity="warning",
             markup=False,
@@ -69,7 +71,9 @@ def _log_change(app: Any) -> Any:
         try:
             app.activity.record(event)
         except OSError as exc:  # a full disk must not fail the change itself
-            app.notify(f"Not logged: {exc.strerror or exc}", title="Activity log", markup=False)
+            app.notify(
+                f"Not logged: {shown(exc.strerror or exc)}", title="Activity log", markup=False
+            )
 
     return record
 
@@ -168,12 +172,13 @@ def bookmark_under_cursor(screen: Screen[Any]) -> None:
     if watchlist is None or found is None:
         app.notify("Nothing to bookmark here.", title="Watchlist", markup=False)
         return
+    spec: ResourceSpec
     spec, item, params = found
     try:
         added = watchlist.toggle(spec, item, params, app.now())
     except OSError as exc:
-        app.notify(f"Not saved: {exc.strerror or exc}", title="Watchlist", severity="error")
+        app.notify(f"Not saved: {shown(exc.strerror or exc)}", title="Watchlist", severity="error")
         return
-    label = spec.label_of(item)
+    label = spec.display_label(item)
     verb = "Bookmarked" if added else "Bookmark removed"
     app.notify(f"{verb}: {spec.singular} {label}", title="Watchlist (:watch)", markup=False)

@@ -19,6 +19,7 @@ from tui.resources.forms import form_for, with_pickers
 from tui.transfers.images import image_file_problem, upload_image_file
 from tui.transfers.progress import Batch, State, human_size
 from tui.transfers.stream import TransferFailed
+from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -55,7 +56,7 @@ async def upload_image(ctx: ActionContext) -> bool:
         ctx.app.changes += 1
     answer: dict[str, Any] = dict(outcome.answer or {})
     image = dict(answer.get("image") or {})
-    label = str(image.get("label") or "the image")
+    label = shown(image.get("label") or "the image")
     upload_to = answer.get("upload_to")
     if not upload_to:
         ctx.done(f"Upload image: {label} created, but the API gave no upload address")
@@ -66,7 +67,7 @@ async def upload_image(ctx: ActionContext) -> bool:
     return True
 
 
-async def send_data(ctx: ActionContext, label: str, upload_to: str) -> bool:
+async def send_data(ctx: ActionContext, label: Shown, upload_to: str) -> bool:
     """Ask for the file and stream it; True when the data arrived."""
     path: Path | None = None
     prompt = f"Image file for {label} (gzip-compressed raw disk image, at most 5 GB):"
@@ -77,7 +78,7 @@ async def send_data(ctx: ActionContext, label: str, upload_to: str) -> bool:
         problem = image_file_problem(path)
         if problem is None:
             break
-        ctx.app.notify(problem, title="Not an image file", severity="error", markup=False)
+        ctx.app.notify(shown(problem), title="Not an image file", severity="error", markup=False)
     client = ctx.session.client
     batch = Batch()
     progress = batch.add(str(path), path.stat().st_size)
@@ -91,12 +92,14 @@ async def send_data(ctx: ActionContext, label: str, upload_to: str) -> bool:
             return
         progress.finish(State.DONE)
 
-    title = f"Upload {chosen.name} ({human_size(progress.size or 0)}) as image {label}"
+    title = f"Upload {shown(chosen.name)} ({human_size(progress.size or 0)}) as image {label}"
     await ctx.app.push_screen_wait(TransferModal(title, batch, work, retry=work))
     if progress.state is State.DONE:
         ctx.done(f"{label}: data uploaded; the image becomes available once processed")
         return True
-    what = "cancelled" if progress.state is State.CANCELLED else f"failed ({progress.reason})"
+    what = (
+        "cancelled" if progress.state is State.CANCELLED else f"failed ({shown(progress.reason)})"
+    )
     ctx.app.notify(
         f"The upload {what}. " + PENDING_ADVICE.format(label=label),
         title="Upload image",
@@ -106,7 +109,7 @@ async def send_data(ctx: ActionContext, label: str, upload_to: str) -> bool:
     return False
 
 
-async def _keep_address(ctx: ActionContext, label: str, answer: dict[str, Any]) -> None:
+async def _keep_address(ctx: ActionContext, label: Shown, answer: dict[str, Any]) -> None:
     """Show the upload address once more, so the data can be sent later (curl -T)."""
     from screens.once import OnceModal
 

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.resources.format import redact
+from tui.untrusted import Shown, shown
 
 
 def item_json(item: Mapping[str, Any]) -> str:
@@ -43,7 +44,7 @@ class JsonViewScreen(ModalScreen[None]):
     JsonViewScreen VerticalScroll { height: 1fr; }
     """
 
-    def __init__(self, title: str, item: Mapping[str, Any]) -> None:
+    def __init__(self, title: Shown, item: Mapping[str, Any]) -> None:
         super().__init__()
         self.title_text = title
         self.text = item_json(item)
@@ -52,8 +53,8 @@ class JsonViewScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Text(f"JSON: {self.title_text}"), classes="json-title")
             with VerticalScroll():
-                # Literal text: values come from the API.
-                yield Static(Text(self.text), id="json-body")
+                # Values come from the API: JSON escapes C0 controls, not DEL, C1 or bidi.
+                yield Static(Text(shown(self.text, lines=True)), id="json-body")
             yield Static("escape close · y copy · secrets are masked", classes="json-hint")
 
     def on_mount(self) -> None:

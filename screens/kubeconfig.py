@@ -23,6 +23,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from screens.request_modal import RequestModal
 from tui.kubeconfig import KubeconfigError, decode_kubeconfig, default_path, write_private
+from tui.untrusted import shown
 from widgets.model_form import Tick
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class SaveKubeconfigModal(RequestModal):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
         if self.problem:
-            self.show_general([self.problem])
+            self.show_general([shown(self.problem)])
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -87,11 +88,11 @@ class SaveKubeconfigModal(RequestModal):
             return None
         target = Path(text).expanduser()
         if target.is_dir():
-            self.show_general([f"{target} is a folder; name a file in it."])
+            self.show_general([f"{shown(target)} is a folder; name a file in it."])
             return None
         replace = self.query_one(Checkbox).value
         if target.exists() and not replace:
-            self.show_general([f"{target} exists. Tick “replace” to overwrite it."])
+            self.show_general([f"{shown(target)} exists. Tick “replace” to overwrite it."])
             return None
         self.show_general([])
         return {"path": text, "replace": replace}
@@ -116,13 +117,14 @@ async def save_kubeconfig(ctx: ActionContext) -> bool:
                 overwrite=outcome.body["replace"],
             )
         except KubeconfigError as error:
-            ctx.app.notify(str(error), title="Kubeconfig not saved", severity="error")
+            ctx.app.notify(shown(error), title="Kubeconfig not saved", severity="error")
             return False
         except OSError as error:
             problem = f"Could not write {error.filename or path}: {error.strerror or error}."
             continue
         ctx.app.notify(
-            f"{written} (readable by you only).\nKUBECONFIG={written} kubectl get nodes",
+            f"{shown(written)} (readable by you only).\n"
+            f"KUBECONFIG={shown(written)} kubectl get nodes",
             title="Kubeconfig saved",
         )
         return False

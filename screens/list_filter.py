@@ -22,6 +22,7 @@ from tui.resources.filter_query import (
 )
 from tui.resources.rows import TableRow, table_columns
 from tui.resources.spec import ResourceSpec, dig
+from tui.untrusted import Shown, shown
 from widgets.resource_table import ResourceTable
 
 SAMPLE = 50
@@ -108,7 +109,7 @@ class ListFilter:
         field.set_class(not text, "-hidden")
         self.set_filter_text(text)
 
-    def filter_problem(self) -> str:
+    def filter_problem(self) -> Shown:
         """Why the filter may match nothing (a field no item has), or ""."""
         if self.filter_query.empty:
             return ""
@@ -116,7 +117,7 @@ class ListFilter:
         unknown = unknown_fields(self.filter_query, self._pane.spec, sample)
         if not unknown:
             return ""
-        return f"No {self._pane.spec.singular} has the field {', '.join(unknown)}."
+        return shown(f"No {self._pane.spec.singular} has the field {', '.join(unknown)}.")
 
     def _apply_filters(self) -> None:
         pane = self._pane
@@ -142,11 +143,11 @@ class ListFilter:
             table.set_predicate(predicate)
         table.set_highlights(column_highlights(query, pane.spec))
 
-    def _quick_value(self) -> str | None:
+    def _quick_value(self) -> Shown | None:
         spec = self._pane.spec
         if not spec.quick_filter or self._quick == 0:
             return None
-        return str(spec.quick_filter[1][self._quick - 1])
+        return shown(spec.quick_filter[1][self._quick - 1])
 
     def action_quick_filter(self) -> None:
         """Cycle the quick filter: all, then each value."""

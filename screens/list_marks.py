@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 MARKS_KEYS = ("ctrl+space", "ctrl+@")
 """A terminal sends ctrl+space as NUL, which Textual names ctrl+@: both clear the marks."""
-MARKS_BINDING = Binding(MARKS_KEYS[0], "clear_marks", "marked", id="list.clear_marks")
+MARKS_BINDING = Binding(
+    MARKS_KEYS[0], "clear_marks", "marked", id="list.clear_marks", tooltip="Clear the marks"
+)
 """Shown in the footer while rows are marked ("3 marked"); pressing it clears the marks.
 Bound on the pane, not the table: the focused table's binding of the same key would hide it
 from the footer."""
@@ -44,7 +46,7 @@ class ListMarks:
         self._bulk_cache = {}
         self._bulk_cache_key = None
         self._last_run = frozenset()
-        own = self._pane._bindings.key_to_bindings
+        own: dict[str, list[Binding]] = self._pane._bindings.key_to_bindings
         existing = dict(own)
         own.clear()
         for key in MARKS_KEYS:

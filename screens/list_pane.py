@@ -33,6 +33,7 @@ from tui.refresh import (
 from tui.resources.loader import fetch_all, fetch_item, is_paged, iter_chunks
 from tui.resources.rows import item_key_of, table_row
 from tui.resources.spec import Action
+from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import CursorMoved, Selected, SortChanged
 
@@ -40,7 +41,13 @@ FORMAT_CHUNK = 200
 """Rows formatted between two yields to the event loop during a refresh (about 10 ms)."""
 
 
-QUICK_FILTER_BINDING = Binding("f", "quick_filter", "Arch", id="list.quick_filter")
+QUICK_FILTER_BINDING = Binding(
+    "f",
+    "quick_filter",
+    "Arch",
+    id="list.quick_filter",
+    tooltip="Show one architecture, the next, then all again (kernels)",
+)
 """Bound on lists whose spec has a quick filter (the instance types' architecture)."""
 
 
@@ -279,31 +286,32 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         table = self.table
         text = Text(self.spec.title, style="bold")
         held = len(self.items)
-        shown = table.row_count
+        on_screen = table.row_count
         if self.fetching and not self.loaded:
             total = f" of {self.total:,}" if self.total else ""
             text.append(f"  {held:,}{total} loading…", style="italic")
         else:
             text.append(f"  {held:,} result{'s' if held != 1 else ''}")
-            if shown != held:
-                text.append(f" · {shown:,} shown")
+            if on_screen != held:
+                text.append(f" · {on_screen:,} shown")
             if self.fetching:
                 text.append("  ↻", style="italic")
         if table.marked:
             text.append(f"  {len(table.marked):,} marked", style="bold")
         if self.filter_text:
             text.append("  filter: ")
-            text.append(self.filter_text)  # literal: what the user typed
+            text.append(shown(self.filter_text))  # what the user typed (or pasted)
         if self.focus_query:
-            text.append(f"  showing {self.focus_query} (escape: all)")  # literal text
+            text.append(f"  showing {shown(self.focus_query)} (escape: all)")
         quick = self._quick_value()
-        if quick:
-            text.append(f"  {self.spec.quick_filter[0]}: {quick}")  # type: ignore[index]
-        elif self.spec.quick_filter:
-            text.append(f"  {self.spec.quick_filter[0]}: all")
+        spec = self.spec
+        if quick and spec.quick_filter:
+            text.append(f"  {spec.quick_filter[0]}: {quick}")
+        elif spec.quick_filter:
+            text.append(f"  {spec.quick_filter[0]}: all")
         column, reverse = table.sort_state
         if column is not None:
-            text.append(f"  sorted by {self.spec.columns[column].title} {'▼' if reverse else '▲'}")
+            text.append(f"  sorted by {spec.columns[column].title} {'▼' if reverse else '▲'}")
         # One fixed-height line: no screen layout needed (it would cost ~20 ms per keystroke).
         self.query_one(".list-title", Static).update(text, layout=False)
 
@@ -330,7 +338,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
         if text != getattr(message, "_shown_text", None):
             # Unchanged text (every keystroke, every refresh) skips an update and its layout.
             message._shown_text = text  # type: ignore[attr-defined]
-            message.update(Text(text))
+            message.update(Text(shown(text)))
         message.set_class(not text, "-hidden")
         message.set_class(error, "-error")
 
@@ -396,7 +404,9 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
             enabled, reason = check_availability(self.app, self.spec, action, self._target(action))
         if not enabled:
             event.stop()
-            self.app.notify(reason, title=f"{action.label}: not available", markup=False)
+            self.app.notify(
+                shown(reason), title=f"{shown(action.label)}: not available", markup=False
+            )
 
     # -- actions ----------------------------------------------------------------------------
 
@@ -446,7 +456,7 @@ class ResourceListPane(ListFilter, ListMarks, RefreshingPane):
     def action_json(self) -> None:
         """Show the raw JSON of the item under the cursor."""
         item = self.current_item
-        show_json(self, f"{self.spec.singular} {self.spec.label_of(item or {})}", item)
+        show_json(self, f"{self.spec.singular} {self.spec.display_label(item or {})}", item)
 
     def action_run_action(self, action_id: str) -> None:
         """Run a spec action on the item under the cursor (or on the collection)."""

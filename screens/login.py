@@ -26,6 +26,7 @@ from tui.session.auth import KEYRING_HELP, KeyringUnavailable, TokenSource, stor
 from tui.session.config import ConfigError, Settings, remember_profile, save_settings
 from tui.session.login import verify_token
 from tui.session.runtime import Session
+from tui.untrusted import Shown, shown
 from widgets.marked_button import MarkedButton
 
 SessionFactory = Callable[[Settings, str, str, SecretStr], Session]
@@ -85,7 +86,9 @@ class LoginScreen(Screen[Session]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(f"Sign in to profile {self.profile_name}"), classes="login-title")
+            yield Static(
+                Text(f"Sign in to profile {shown(self.profile_name)}"), classes="login-title"
+            )
             yield Label("API base URL (ends in /v4)")
             yield Input(self.base_url, placeholder="https://api.example.com/v4", id="base-url")
             yield Label("API token (input hidden)")
@@ -104,12 +107,12 @@ class LoginScreen(Screen[Session]):
     def on_mount(self) -> None:
         (self.query_one("#token", Input) if self.base_url else self.query_one("#base-url")).focus()
 
-    def _error(self, text: str) -> None:
+    def _error(self, text: Shown) -> None:
         error = self.query_one("#login-error", Static)
         error.update(Text(text))
         error.set_class(not text, "-hidden")
 
-    def _status(self, text: str) -> None:
+    def _status(self, text: Shown) -> None:
         self.query_one("#login-status", Static).update(Text(text))
 
     @on(Input.Submitted)
@@ -130,7 +133,7 @@ class LoginScreen(Screen[Session]):
         try:
             url = validate_base_url(raw_url)
         except InsecureBaseUrl as exc:
-            self._error(str(exc))
+            self._error(shown(exc))
             self.query_one("#base-url").focus()
             return
         if not token:
@@ -147,17 +150,17 @@ class LoginScreen(Screen[Session]):
         try:
             profile = await verify_token(url, token, transport=self.transport)
         except Unauthorized as exc:
-            self._failed(f"The token was rejected: {exc.reasons}. Nothing was stored.")
+            self._failed(f"The token was rejected: {shown(exc.reasons)}. Nothing was stored.")
             return
         except ApiError as exc:
-            self._failed(f"Could not verify the token: {exc}. Nothing was stored.")
+            self._failed(f"Could not verify the token: {shown(exc)}. Nothing was stored.")
             return
         except TransportFailure as exc:
-            self._failed(f"Cannot reach the API: {exc.reason}. Nothing was stored.")
+            self._failed(f"Cannot reach the API: {shown(exc.reason)}. Nothing was stored.")
             return
         self._verified = (url, token, profile)
         user = profile.username or "?"
-        self._status(f"Token accepted for {user}.")
+        self._status(f"Token accepted for {shown(user)}.")
         try:
             self.stored_in = store_token(self.profile_name, token, TokenSource.KEYRING)
         except KeyringUnavailable:
@@ -167,7 +170,7 @@ class LoginScreen(Screen[Session]):
             return
         self._finish()
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, message: Shown) -> None:
         self._error(message)
         self._status("")
         self.query_one("#sign-in", Button).disabled = False
@@ -198,5 +201,7 @@ class LoginScreen(Screen[Session]):
             try:
                 save_settings(self.settings)
             except (OSError, ConfigError) as exc:
-                self.app.notify(f"Settings not saved: {exc}", title="Config file", markup=False)
+                self.app.notify(
+                    f"Settings not saved: {shown(exc)}", title="Config file", markup=False
+                )
         self.dismiss(self.session_factory(self.settings, self.profile_name, url, token))

@@ -23,4 +23,6 @@ def say_not_typed(app: Any, text: str, why: str) -> None:
         text: The characters not typed.
         why: A sentence: where the focus was and how to get back to a field.
     """
-    app.notify(f"“{shown(text)}”: {why}", title=TITLE, severity="warning", markup=False)
+    # Typed text and a button's label: shown as they are, whatever they hold.
+    message = shown(f"“{text}”: {why}")
+    app.notify(message, title=TITLE, severity="warning", markup=False)

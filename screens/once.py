@@ -27,6 +27,7 @@ from textual.widgets import Static
 
 from screens.commands_modal import copy_text
 from tui.resources.format import SECRET_KEYS, SECRET_MASK
+from tui.untrusted import Shown, shown
 
 
 class OnceModal(ModalScreen[None]):
@@ -57,7 +58,7 @@ class OnceModal(ModalScreen[None]):
 
     def __init__(
         self,
-        title: str,
+        title: Shown,
         answer: Mapping[str, Any],
         fields: tuple[str, ...],
         *,
@@ -81,19 +82,20 @@ class OnceModal(ModalScreen[None]):
     def on_mount(self) -> None:
         self._render_values()
 
-    def shown(self) -> list[tuple[str, str]]:
+    def rows_on_screen(self) -> list[tuple[Shown, Shown]]:
         """``(field, text on screen)`` rows: secrets masked until revealed."""
-        rows = []
+        rows: list[tuple[Shown, Shown]] = []
         for name in self.fields:
-            value = str(self.answer.get(name, ""))
-            rows.append((name, SECRET_MASK if name in SECRET_KEYS and not self.revealed else value))
+            value = shown(self.answer.get(name, ""))
+            hide = name in SECRET_KEYS and not self.revealed
+            rows.append((shown(name), SECRET_MASK if hide else value))
         return rows
 
     def _render_values(self) -> None:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column(overflow="fold")
-        for name, text in self.shown():
+        for name, text in self.rows_on_screen():
             grid.add_row(Text(name), Text(text))
         self.query_one("#once-values", Static).update(grid)
 
@@ -111,7 +113,7 @@ class OnceModal(ModalScreen[None]):
         self._next_copy += 1
         hidden = name in SECRET_KEYS and not self.revealed
         fallback = "press s to show it here" if hidden else "read it in this dialog"
-        copy_text(self.app, str(self.answer.get(name, "")), name, fallback=fallback)
+        copy_text(self.app, str(self.answer.get(name, "")), shown(name), fallback=fallback)
 
     def action_close(self) -> None:
         """Close."""

@@ -42,6 +42,7 @@ from tui.home.overview import (
 from tui.resources.areas import SPECS
 from tui.resources.rows import TableColumn, TableRow
 from tui.resources.spec import TRANSITIONAL_STATUSES
+from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -181,7 +182,7 @@ class OverviewScreen(ShellScreen):
         self.items = summary.attention
         self._show_counts(summary.counts)
         self._show_attention(data)
-        self.query_one("#ov-cost", Static).update(Text(summary.cost))
+        self.query_one("#ov-cost", Static).update(Text(shown(summary.cost, lines=True)))
         self.drawn = data
 
     def _show_counts(self, lines: list[CountLine]) -> None:
@@ -189,15 +190,16 @@ class OverviewScreen(ShellScreen):
         for index, line in enumerate(lines):
             if index:
                 text.append("\n")
-            text.append(f"{line.area:<20}", style="bold")
+            # Errors quote the server; details count statuses that come from the API.
+            text.append(f"{shown(line.area):<20}", style="bold")
             if line.error:
-                text.append(f"  {line.error}", style="italic")
+                text.append(f"  {shown(line.error)}", style="italic")
             elif line.total is None:
-                text.append(f"  {line.detail or 'loading…'}", style="italic")
+                text.append(f"  {shown(line.detail) or 'loading…'}", style="italic")
             else:
                 text.append(f"{line.total:>7,}")
                 if line.detail:
-                    text.append(f"  {line.detail}")  # literal: statuses come from the API
+                    text.append(f"  {shown(line.detail)}")
         # Always one line per area: no layout needed while the figures move.
         counts_widget = self.query_one("#ov-counts", Static)
         counts_widget.update(text, layout=counts_widget.size.height != text.plain.count("\n") + 1)
@@ -219,7 +221,7 @@ class OverviewScreen(ShellScreen):
     def _show_previous(self) -> None:
         log: Any = getattr(self.app, "activity", None)
         previous = log.previous[:3] if log is not None else []
-        text = Text("\n".join(e.summary() for e in previous) if previous else "")
+        text = Text("\n".join(shown(e.summary()) for e in previous) if previous else "")
         self.query_one("#ov-previous", Static).update(text)
         self.query_one("#ov-previous", Static).display = bool(previous)
         self.query_one("#ov-previous-head", Static).display = bool(previous)

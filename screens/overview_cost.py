@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 
 from screens.text_modal import TextModal
 from tui.home.overview import OverviewData
+from tui.untrusted import shown
 
 
 class CostScreen(TextModal):
@@ -23,7 +24,7 @@ class CostScreen(TextModal):
 
         super().__init__(
             "Estimated monthly cost",
-            Text(cost_lines(data, brief=False)),
+            Text(shown(cost_lines(data, brief=False), lines=True)),
             "From the prices the API returns (instance types and the backups add-on); "
             "items without one say 'price not given'. escape closes.",
         )

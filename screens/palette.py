@@ -19,12 +19,13 @@ from textual.markup import escape
 from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
 from tui.resources.spec import ResourceSpec
+from tui.untrusted import Shown, shown
 from widgets.key_names import action_key_label
 
 MAX_RESOURCE_HITS = 50
 
 
-def literal_highlight(matcher: Matcher, text: str) -> Content:
+def literal_highlight(matcher: Matcher, text: Shown) -> Content:
     """Like ``Matcher.highlight`` but treating ``text`` as plain text (API labels)."""
     content = Content(text)
     score, offsets = matcher.fuzzy_search.match(matcher.query, text)
@@ -59,19 +60,20 @@ class AreaCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._commands():
-            yield DiscoveryHit(name, callback, help=escape(help_text))
+            yield DiscoveryHit(shown(name), callback, help=escape(shown(help_text)))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, callback, help_text in self._commands():
-            score = matcher.match(name)
+            label = shown(name)
+            score = matcher.match(label)
             if score > 0:
                 yield Hit(
                     score,
-                    literal_highlight(matcher, name),
+                    literal_highlight(matcher, label),
                     callback,
-                    text=name,
-                    help=escape(help_text),
+                    text=label,
+                    help=escape(shown(help_text)),
                 )
 
 
@@ -89,7 +91,7 @@ class ActionCommands(Provider):
         out: list[tuple[str, Callable[[], Any], str]] = []
         for spec, action, item, params in lister():
             enabled, reason = check_availability(self.app, spec, action, item)
-            target = spec.label_of(item) if item else spec.title
+            target = spec.display_label(item) if item else spec.title
             name = f"{action.label}: {target}"
             help_text = action.description if enabled else f"not available: {reason}"
             pressed = action_key_label(self.app, action)
@@ -99,19 +101,21 @@ class ActionCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._actions():
-            yield DiscoveryHit(Content(name), callback, text=name, help=escape(help_text))
+            label = shown(name)
+            yield DiscoveryHit(Content(label), callback, text=label, help=escape(shown(help_text)))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, callback, help_text in self._actions():
-            score = matcher.match(name)
+            label = shown(name)
+            score = matcher.match(label)
             if score > 0:
                 yield Hit(
                     score,
-                    literal_highlight(matcher, name),
+                    literal_highlight(matcher, label),
                     callback,
-                    text=name,
-                    help=escape(help_text),
+                    text=label,
+                    help=escape(shown(help_text)),
                 )
 
 
@@ -137,7 +141,7 @@ class ResourceCommands(Provider):
                 continue
             params, items = entry
             for item in list(items.values()):
-                label = spec.label_of(item)
+                label = spec.display_label(item)  # matched and drawn as display text
                 # One resource listed in two places (the volumes list and an instance's Volumes
                 # tab) is one hit: it is the same record, opened by the same detail screen.
                 identity = resource_identity(spec, item)

@@ -18,6 +18,7 @@ from screens.shell import WorkerForwarding, main_focus_target
 from tui.api.errors import CloudError
 from tui.resources.format import copy_value, field_title, is_secret_field
 from tui.resources.spec import Action, ResourceSpec
+from tui.untrusted import Shown, shown
 
 PaletteAction = tuple[ResourceSpec, Action, dict[str, Any] | None, dict[str, Any]]
 """(spec, action, item or None, path parameters) offered by the palette."""
@@ -40,18 +41,17 @@ def copy_item(
         return
     key, value = found
     if is_secret_field(spec, key):
-        fallback = f"press {reveal_key} to show it here" if reveal_key else "it stays hidden"
+        fallback = f"press {shown(reveal_key)} to show it here" if reveal_key else "it stays hidden"
         copy_text(node.app, value, field_title(spec, key), fallback=fallback)
         return
     node.app.copy_to_clipboard(value)
-    shown = value
     # Over tmux the user needs `set -g set-clipboard on`; showing the value covers that case too.
-    node.app.notify(f"{field_title(spec, key)}: {shown}", title="Copied", markup=False)
+    node.app.notify(f"{field_title(spec, key)}: {shown(value)}", title="Copied", markup=False)
     if hasattr(node.app, "last_copied"):
         node.app.last_copied = value
 
 
-def show_json(node: Any, title: str, item: Mapping[str, Any] | None) -> None:
+def show_json(node: Any, title: Shown, item: Mapping[str, Any] | None) -> None:
     """Open the raw JSON of ``item``."""
     from screens.json_view import JsonViewScreen
 

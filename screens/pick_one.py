@@ -22,6 +22,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.untrusted import Shown, shown
+
 
 class PickOneModal(ModalScreen[str | None]):
     """Pick one option; dismissed with its id, or None on escape.
@@ -48,7 +50,7 @@ class PickOneModal(ModalScreen[str | None]):
     """
 
     def __init__(
-        self, title: str, options: list[tuple[str, str]], hint: str, highlighted: str = ""
+        self, title: Shown, options: list[tuple[str, str]], hint: Shown, highlighted: str = ""
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -59,7 +61,7 @@ class PickOneModal(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), classes="pick-title")
-            yield OptionList(*(Option(Text(text), id=key) for text, key in self.options))
+            yield OptionList(*(Option(Text(shown(text)), id=key) for text, key in self.options))
             yield Static(Text(self.hint), classes="pick-hint")
 
     def on_mount(self) -> None:

@@ -25,6 +25,7 @@ from textual.widgets import Static, TextArea
 from screens.request_modal import RequestModal
 from tui.api.errors import CloudError
 from tui.resources.preferences import dump_preferences, parse_preferences
+from tui.untrusted import shown
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -43,7 +44,14 @@ class PreferencesModal(RequestModal):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: the text area binds ctrl+e (end of line) and has the focus.
-        Binding("ctrl+e", "external_editor", "Editor", id="preferences.editor", priority=True),
+        Binding(
+            "ctrl+e",
+            "external_editor",
+            "Editor",
+            id="preferences.editor",
+            priority=True,
+            tooltip="Edit the JSON in $VISUAL or $EDITOR",
+        ),
     ]
 
     DEFAULT_CSS = """
@@ -78,7 +86,7 @@ class PreferencesModal(RequestModal):
     def build(self) -> dict[str, Any] | None:
         value, problem = parse_preferences(self.editor.text)
         if problem:
-            self.show_general([problem])
+            self.show_general([shown(problem)])
             return None
         self.show_general([])
         return value
@@ -93,7 +101,7 @@ class PreferencesModal(RequestModal):
             return
         self.editor.text = edited
         _value, problem = parse_preferences(edited)
-        self.show_general([problem] if problem else [])
+        self.show_general([shown(problem)] if problem else [])
 
 
 async def edit_preferences(ctx: ActionContext) -> bool:

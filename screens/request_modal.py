@@ -23,6 +23,7 @@ from screens.confirm import account_style, account_title
 from tui.accounts.naming import ACTING_ACCOUNT
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
+from tui.untrusted import Shown
 from widgets.marked_button import MarkedButton
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -83,7 +84,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     send_label = "Send"
     """Text of the button that sends."""
 
-    def __init__(self, title: str, submit: Submit, *, request_line: str = "") -> None:
+    def __init__(self, title: Shown, submit: Submit, *, request_line: Shown = "") -> None:
         super().__init__()
         self.title_text = title
         self.account = ACTING_ACCOUNT.get()
@@ -122,7 +123,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
         """The body to send, or None after showing why it cannot be sent."""
         raise NotImplementedError
 
-    def show_general(self, messages: list[str]) -> None:
+    def show_general(self, messages: list[Shown]) -> None:
         """Messages below the inputs (empty: hide)."""
         general = self.query_one("#form-general", Static)
         general.update(Text("\n".join(messages)))

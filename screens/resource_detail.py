@@ -35,6 +35,7 @@ from tui.refresh import describe_error, settled_items
 from tui.resources.areas import SPECS
 from tui.resources.loader import fetch_item
 from tui.resources.spec import Action, ChildSpec, ResourceSpec, dig
+from tui.untrusted import Shown, shown
 from widgets.detail_panel import DetailPanel
 from widgets.key_names import action_key_label
 from widgets.status_badge import StatusBadge
@@ -67,6 +68,7 @@ class ActionsPanel(Static):
         grid.add_column(no_wrap=True)
         grid.add_column()
         title = Text("Actions", style="bold")
+        action: Action
         for action, enabled, reason in rows:
             key = action_key_label(self.app, action) or "palette"
             if enabled:
@@ -75,7 +77,7 @@ class ActionsPanel(Static):
                 grid.add_row(
                     Text(key, style="dim strike"),
                     Text(action.label, style="dim"),
-                    Text(f"not available: {reason}", style="italic"),
+                    Text(f"not available: {shown(reason)}", style="italic"),
                 )
         from rich.console import Group
 
@@ -235,18 +237,18 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
 
     # -- display ----------------------------------------------------------------------------
 
-    def _message(self, text: str) -> None:
+    def _message(self, text: Shown) -> None:
         message = self.query_one("#detail-message", Static)
         message.update(Text(text))
         message.set_class(not text, "-hidden")
 
     def _show_item(self) -> None:
         spec = self.resource
-        label = spec.label_of(self.item)
+        label = spec.display_label(self.item)
         title = Text(spec.singular[:1].upper() + spec.singular[1:], style="bold")
         if label:
             title.append(" ")
-            title.append(label)  # literal: labels may contain markup-like text
+            title.append(label)  # other people's text: never markup, never a control character
         self.query_one("#detail-label", Static).update(title)
         self.query_one("#detail-status", StatusBadge).set_status(spec.status_of(self.item))
         self.query_one(DetailPanel).show(self.item)
@@ -320,7 +322,7 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
         enabled, reason = check_availability(self.app, self.resource, action, item)
         if not enabled:
             event.stop()
-            self.app.notify(reason, title=f"{action.label}: not available", markup=False)
+            self.app.notify(shown(reason), title=f"{action.label}: not available", markup=False)
 
     def action_run_action(self, action_id: str) -> None:
         """Run one of the item's actions."""
@@ -366,7 +368,9 @@ class ResourceDetailScreen(PaneHost, ShellScreen):
 
     def action_json(self) -> None:
         """Show the item's raw JSON."""
-        show_json(self, f"{self.resource.singular} {self.resource.label_of(self.item)}", self.item)
+        show_json(
+            self, f"{self.resource.singular} {self.resource.display_label(self.item)}", self.item
+        )
 
     def help_title(self) -> str:
         """What the help screen calls this screen."""

@@ -19,6 +19,7 @@ from screens.handoff import edit_text
 from tui.api.errors import CloudError
 from tui.models.deployscripts import DeployScriptUpdate
 from tui.refresh import describe_error
+from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -38,7 +39,7 @@ def script_problem(text: str) -> str | None:
     return None
 
 
-def change_summary(old: str, new: str) -> str:
+def change_summary(old: str, new: str) -> Shown:
     """``3 lines added, 1 removed`` between two texts."""
     added = removed = 0
     for line in difflib.ndiff(old.splitlines(), new.splitlines()):
@@ -49,7 +50,7 @@ def change_summary(old: str, new: str) -> str:
     return f"{added} line(s) added, {removed} removed"
 
 
-async def _again(ctx: ActionContext, title: str, reason: str) -> bool:
+async def _again(ctx: ActionContext, title: Shown, reason: Shown) -> bool:
     """Ask whether to go back to the editor with the saved text."""
     from screens.confirm import ConfirmModal
 
@@ -60,12 +61,13 @@ async def _again(ctx: ActionContext, title: str, reason: str) -> bool:
     return bool(answer)
 
 
-def script_diff(old: str, new: str) -> str:
-    """The change as a unified diff (one line of context), for the confirmation."""
+def script_diff(old: str, new: str) -> Shown:
+    """The change as a unified diff (one line of context), for the confirmation (display
+    text: a script may hold any character)."""
     lines = difflib.unified_diff(
         old.splitlines(), new.splitlines(), "before", "after", lineterm="", n=1
     )
-    return "\n".join(list(lines)[2:])  # without the ---/+++ header
+    return shown("\n".join(list(lines)[2:]), lines=True)  # without the ---/+++ header
 
 
 async def _confirm(ctx: ActionContext, old: str, new: str) -> bool:
@@ -107,7 +109,8 @@ async def edit_script(ctx: ActionContext) -> bool:
         text = edited
         problem = script_problem(edited)
         if problem:
-            if await _again(ctx, f"{ctx.title}: not valid", problem[:1].upper() + problem[1:]):
+            sentence = shown(problem[:1].upper() + problem[1:])
+            if await _again(ctx, f"{ctx.title}: not valid", sentence):
                 continue
             return False
         if not await _confirm(ctx, original, edited):
@@ -118,7 +121,7 @@ async def edit_script(ctx: ActionContext) -> bool:
             if await _again(ctx, f"{ctx.title}: refused", describe_error(error).rstrip(".")):
                 continue
             return False
-        ctx.done(f"{ctx.action.label}: {ctx.label}")
+        ctx.done(f"{ctx.action.label}: {ctx.shown_label}")
         if hasattr(ctx.app, "changes"):
             ctx.app.changes += 1
         return True

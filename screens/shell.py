@@ -24,6 +24,7 @@ from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS
 from tui.resources.availability import UserContext, availability
 from tui.resources.spec import Action, ResourceSpec
+from tui.untrusted import Shown, shown
 from widgets.action_footer import ActionFooter
 from widgets.sidebar import Sidebar
 from widgets.status_bar import StatusBar
@@ -34,16 +35,18 @@ if TYPE_CHECKING:
 
 def check_availability(
     app: App[Any], spec: ResourceSpec, action: Action, item: Mapping[str, Any] | None
-) -> tuple[bool, str]:
+) -> tuple[bool, Shown]:
     """Whether ``action`` is allowed on ``item`` for the signed-in user, and why not.
 
     Until the user is known (the profile is still loading) only the item's own conditions
-    apply, and the API has the last word.
+    apply, and the API has the last word. The reason is display text (it may quote a status
+    or a value of the item).
     """
     user = getattr(app, "user_context", None) or UserContext()
     if getattr(app, "read_only", False) and not user.read_only:
         user = replace(user, read_only=True)  # before the profile is loaded
-    return availability(spec, action, dict(item) if item else None, user)
+    allowed, reason = availability(spec, action, dict(item) if item else None, user)
+    return bool(allowed), shown(reason)
 
 
 def binding_for(action: Action) -> Binding:
@@ -189,7 +192,13 @@ class ShellScreen(WorkerForwarding, Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "toggle_pane", "Areas", id="nav.toggle_pane"),
+        Binding(
+            "tab",
+            "toggle_pane",
+            "Areas",
+            id="nav.toggle_pane",
+            tooltip="Move between the sidebar of areas and the content",
+        ),
         Binding("escape", "back", "Back", id="nav.back"),
         Binding("left_square_bracket", "cycle_tab(-1)", "Prev tab", show=False, id="nav.prev_tab"),
         Binding("right_square_bracket", "cycle_tab(1)", "Next tab", show=False, id="nav.next_tab"),

@@ -46,6 +46,7 @@ from tui.resources.stats import (
     human_rate,
     transfer_usage,
 )
+from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -106,7 +107,7 @@ class StatsPane(_MonthPaging, RefreshingPane):
     def init_state(self) -> None:
         self.stats: dict[str, Any] = {}
         self.charts: tuple[Chart, ...] = ()
-        self.chart_index = 0
+        self.chart_index: int = 0
 
     def compose(self) -> ComposeResult:
         yield Static(classes="stats-header")
@@ -145,13 +146,13 @@ class StatsPane(_MonthPaging, RefreshingPane):
 
     # -- drawing ----------------------------------------------------------------------------
 
-    def _message(self, text: str) -> None:
+    def _message(self, text: Shown) -> None:
         message = self.query_one(".stats-message", Static)
         message.update(Text(text))
         message.set_class(not text, "-hidden")
 
     def _header(self) -> None:
-        title = Text(f"Statistics, {self.period}", style="bold")
+        title = Text(f"Statistics, {shown(self.period)}", style="bold")
         if self.charts:
             chart = self.charts[self.chart_index % len(self.charts)]
             title.append(f"  ·  {chart.title} ({self.chart_index % len(self.charts) + 1}/")
@@ -248,7 +249,7 @@ class StatsPane(_MonthPaging, RefreshingPane):
 
     def action_json(self) -> None:
         """The raw answer."""
-        show_json(self, f"statistics, {self.period}", self.stats)
+        show_json(self, f"statistics, {shown(self.period)}", self.stats)
 
     def palette_actions(self) -> list[Any]:
         """Nothing to offer the palette beyond the keys."""
@@ -302,7 +303,7 @@ class TransferPane(_MonthPaging, RefreshingPane):
         self._succeeded(False)
         self._show("")
 
-    def _show(self, error: str) -> None:
+    def _show(self, error: Shown) -> None:
         header = Text(
             f"Transfer, {self.month.label() if self.month else 'this month'}", style="bold"
         )
@@ -354,7 +355,7 @@ class TransferPane(_MonthPaging, RefreshingPane):
 class StatsScreen(ShellScreen):
     """The statistics of one instance on a screen of their own (the ``s`` action)."""
 
-    def __init__(self, label: str, params: Mapping[str, Any]) -> None:
+    def __init__(self, label: Shown, params: Mapping[str, Any]) -> None:
         super().__init__()
         self.label = label
         self.params = dict(params)
@@ -373,5 +374,5 @@ class StatsScreen(ShellScreen):
 
 async def open_stats(ctx: ActionContext) -> bool:
     """The ``s`` action: open the statistics screen (nothing changes on the server)."""
-    await ctx.app.push_screen(StatsScreen(ctx.label, ctx.params))
+    await ctx.app.push_screen(StatsScreen(ctx.shown_label, ctx.params))
     return False

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from tui.untrusted import Shown, shown
 from widgets.marked_button import MarkedButton
 
 TAG_MIN = 3
@@ -64,7 +65,7 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
     TagPrompt #tag-buttons Button { margin-left: 1; }
     """
 
-    def __init__(self, title: str, suggestions: list[str] | None = None) -> None:
+    def __init__(self, title: Shown, suggestions: list[str] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.suggestions = suggestions or []
@@ -75,7 +76,8 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
             yield Static("Tag (enter adds it; -tag or ctrl+r removes it):", id="tag-hint")
             yield Input(placeholder="production", id="tag-input")
             if self.suggestions:
-                yield Static(Text("Carried now: " + ", ".join(self.suggestions)), id="tag-current")
+                carried = ", ".join(shown(tag) for tag in self.suggestions)
+                yield Static(Text(f"Carried now: {carried}"), id="tag-current")
             yield Static(Text(""), id="tag-error")
             with Horizontal(id="tag-buttons"):
                 yield MarkedButton("Add", id="tag-add", variant="primary", compact=True)
@@ -91,7 +93,7 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
             text, add = text[1:].strip(), False
         problem = check_tag(text)
         if problem:
-            self.query_one("#tag-error", Static).update(Text(problem))
+            self.query_one("#tag-error", Static).update(Text(shown(problem)))
             self.app.bell()
             return
         self.dismiss((text, add))

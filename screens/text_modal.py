@@ -11,6 +11,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui.untrusted import Shown
+
 
 class TextModal(ModalScreen[None]):
     """Shows ``body`` under ``title``; ``j``/``k`` scroll. Subclasses bind their close keys
@@ -31,7 +33,7 @@ class TextModal(ModalScreen[None]):
     TextModal VerticalScroll { height: 1fr; }
     """
 
-    def __init__(self, title: str, body: Text, hint: str) -> None:
+    def __init__(self, title: Shown, body: Text, hint: Shown) -> None:
         """Args:
         title: The first line (literal text).
         body: What is shown and scrolled (already a Text: never parsed as markup).

@@ -23,6 +23,7 @@ from tui.models.object_storage import URL_EXPIRES_DEFAULT, URL_EXPIRES_MAX, URL_
 from tui.refresh import describe_error
 from tui.transfers.local_paths import complete, expand
 from tui.transfers.plan import Choice
+from tui.untrusted import Shown, shown
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -52,7 +53,7 @@ class LocalPathModal(ModalScreen[Path | None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="LocalPathModal")
 
     def __init__(
-        self, title: str, initial: str = "", kind: Literal["directory", "existing"] = "existing"
+        self, title: Shown, initial: str = "", kind: Literal["directory", "existing"] = "existing"
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -79,7 +80,8 @@ class LocalPathModal(ModalScreen[Path | None]):
         found = complete(field.value)
         field.value = found.text
         field.cursor_position = len(field.value)
-        hint = "  ".join(found.candidates) if len(found.candidates) > 1 else ""
+        # Local file names are anybody's text too (a downloaded object keeps its name).
+        hint = "  ".join(shown(c) for c in found.candidates) if len(found.candidates) > 1 else ""
         if not found.candidates:
             hint = "no match"
         self.query_one("#path-hint", Static).update(
@@ -112,7 +114,7 @@ class LocalPathModal(ModalScreen[Path | None]):
             problem = f"{path} does not exist."
         if problem:
             self.app.bell()
-            self.query_one("#path-error", Static).update(Text(problem))
+            self.query_one("#path-error", Static).update(Text(shown(problem)))
             return
         self.dismiss(path)
 
@@ -142,7 +144,7 @@ class ConflictModal(ModalScreen[tuple[Choice, bool] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text("The file exists"), classes="title")
-            yield Static(Text(str(self.path)))
+            yield Static(Text(shown(self.path)))
             yield Static(
                 Text(
                     "o overwrite · s skip · r rename (keep both)\n"
@@ -193,7 +195,7 @@ class ShareModal(ModalScreen[str | None]):
     ]
     DEFAULT_CSS = DIALOG_CSS.format(name="ShareModal")
 
-    def __init__(self, name: str, make_url: Callable[[int], Awaitable[str]]) -> None:
+    def __init__(self, name: Shown, make_url: Callable[[int], Awaitable[str]]) -> None:
         super().__init__()
         self.object_name = name
         self.make_url = make_url
@@ -218,7 +220,7 @@ class ShareModal(ModalScreen[str | None]):
         try:
             seconds = parse_expiry(event.value)
         except ValueError as problem:
-            error.update(Text(str(problem)))
+            error.update(Text(shown(problem)))
             return
         try:
             self.url = await self.make_url(seconds)
@@ -229,10 +231,10 @@ class ShareModal(ModalScreen[str | None]):
         self.app.copy_to_clipboard(self.url)
         if hasattr(self.app, "last_copied"):
             self.app.last_copied = self.url
-        shown = Text("Copied (OSC 52). Valid for ")
-        shown.append(f"{seconds} s:\n")
-        shown.append(self.url)
-        self.query_one("#share-url", Static).update(shown)
+        copied = Text("Copied (OSC 52). Valid for ")
+        copied.append(f"{seconds} s:\n")
+        copied.append(shown(self.url))
+        self.query_one("#share-url", Static).update(copied)
 
     def action_close(self) -> None:
         """Close (with the URL, when one was made)."""
@@ -253,10 +255,10 @@ class TextViewModal(ModalScreen[None]):
     TextViewModal .hint { color: $text-muted; height: 1; }
     """
 
-    def __init__(self, name: str, text: str) -> None:
+    def __init__(self, name: Shown, text: str) -> None:
         super().__init__()
         self.object_name = name
-        self.text = text
+        self.text = shown(text, lines=True)  # an object's contents: anybody may have written it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):

@@ -19,6 +19,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from tui.transfers.progress import Batch, FileProgress, State
+from tui.untrusted import Shown, shown
 
 TICK = 0.25
 """Seconds between redraws while the batch runs."""
@@ -46,16 +47,16 @@ MARKS = {
 }
 
 
-def text_bar(fraction: float, width: int = BAR_WIDTH) -> str:
+def text_bar(fraction: float, width: int = BAR_WIDTH) -> Shown:
     """``[#########.....................]`` for a share 0..1 (readable without colour)."""
     filled = max(0, min(width, round(fraction * width)))
     return "[" + "#" * filled + "." * (width - filled) + "]"
 
 
-def file_lines(batch: Batch, limit: int = MAX_LINES) -> list[str]:
+def file_lines(batch: Batch, limit: int = MAX_LINES) -> list[Shown]:
     """One line per file, the ones that need attention first."""
     ranked = sorted(enumerate(batch.files), key=lambda pair: (ORDER[pair[1].state], pair[0]))
-    lines = [f"{MARKS[f.state]} {f.name}  {f.text()}" for _, f in ranked[:limit]]
+    lines = [shown(f"{MARKS[f.state]} {f.name}  {f.text()}") for _, f in ranked[:limit]]
     if len(ranked) > limit:
         lines.append(f"... and {len(ranked) - limit} more")
     return lines
@@ -90,7 +91,7 @@ class TransferModal(ModalScreen[Batch]):
 
     def __init__(
         self,
-        title: str,
+        title: Shown,
         batch: Batch,
         run: Callable[[], Awaitable[None]],
         retry: Callable[[], Awaitable[None]] | None = None,
@@ -135,7 +136,7 @@ class TransferModal(ModalScreen[Batch]):
                 self.transfers.end()
             self.redraw()
             if event.state is WorkerState.ERROR and event.worker.error is not None:
-                self.notify(str(event.worker.error), title="Transfer", severity="error")
+                self.notify(shown(event.worker.error), title="Transfer", severity="error")
 
     def redraw(self) -> None:
         """Draw the totals and the files from the batch."""

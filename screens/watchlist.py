@@ -37,6 +37,7 @@ from tui.resources.areas import SPECS
 from tui.resources.format import redact
 from tui.resources.loader import fetch_item
 from tui.resources.rows import TableColumn, TableRow
+from tui.untrusted import Shown, shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
 
@@ -51,17 +52,19 @@ COLUMNS = (
 FETCH_CONCURRENCY = 4
 
 
-def _value(value: Any) -> str:
+def _value(value: Any) -> Shown:
     if isinstance(value, str):
-        return value
-    return json.dumps(redact(value) if isinstance(value, dict) else value, ensure_ascii=False)
+        return shown(value)
+    return shown(
+        json.dumps(redact(value) if isinstance(value, dict) else value, ensure_ascii=False)
+    )
 
 
 def diff_text(changes: list[tuple[str, Any, Any]]) -> Text:
     """``field: before → now`` lines (literal text, secrets masked)."""
     text = Text()
     for name, before, after in changes:
-        text.append(f"{name}\n", style="bold")
+        text.append(f"{shown(name)}\n", style="bold")
         text.append(f"  was  {_value(before)}\n")
         text.append(f"  now  {_value(after)}\n")
     return text
@@ -243,7 +246,7 @@ class WatchlistScreen(ShellScreen):
         if spec is not None:
             watchlist.toggle(spec, mark.item, mark.params, 0.0)
         self._show()
-        self.app.notify(f"Bookmark removed: {mark.label}", title="Watchlist", markup=False)
+        self.app.notify(f"Bookmark removed: {shown(mark.label)}", title="Watchlist", markup=False)
 
     @on(ResourceTable.Selected)
     def _selected(self, event: Selected) -> None:

@@ -34,6 +34,7 @@ from tui.api.errors import CloudError
 from tui.dns.zone_plan import Change, ZonePlan, plan_zone
 from tui.dns.zone_text import render_zone_text
 from tui.refresh import describe_error
+from tui.untrusted import Shown, shown
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -96,25 +97,26 @@ class ZonePlanModal(ModalScreen[str]):
                     )
                 for error in self.plan.errors:
                     text = Text(f"line {error.number}: ", style="bold red")
-                    text.append(error.text.strip())
-                    text.append(f"\n  {error.reason}", style="red")
+                    text.append(shown(error.text.strip()))
+                    text.append(f"\n  {shown(error.reason)}", style="red")
                     yield Static(text)
             yield Static(Text(self._hint()), id="zone-hint")
 
     def on_mount(self) -> None:
         self.query_one("#zone-plan").focus()
 
-    def _title(self) -> str:
+    def _title(self) -> Shown:
+        domain = shown(self.domain)
         if self.state == "done":
             failed = f", {self.failed} failed" if self.failed else ""
-            return f"Zone {self.domain}: {self.applied} applied{failed}"
+            return f"Zone {domain}: {self.applied} applied{failed}"
         if self.state == "applying":
-            return f"Zone {self.domain}: applying {self.plan.counts()}…"
+            return f"Zone {domain}: applying {self.plan.counts()}…"
         if self.plan.empty:
-            return f"Zone {self.domain}: nothing to apply"
-        return f"Apply to zone {self.domain}? {self.plan.counts()}"
+            return f"Zone {domain}: nothing to apply"
+        return f"Apply to zone {domain}? {self.plan.counts()}"
 
-    def _hint(self) -> str:
+    def _hint(self) -> Shown:
         if self.state == "done":
             return "e edit again · esc close"
         if self.state == "applying":
@@ -124,11 +126,11 @@ class ZonePlanModal(ModalScreen[str]):
         return "y apply (one request per record) · e edit again · esc cancel"
 
     @staticmethod
-    def _line(change: Change, mark: str = "", reason: str = "") -> Text:
+    def _line(change: Change, mark: Shown = "", reason: str = "") -> Text:
         text = Text(f"{mark} " if mark else "", style="bold")
         text.append(change.summary(), style=STYLES[change.op])
         if reason:
-            text.append(f"\n  {reason}", style="red")
+            text.append(f"\n  {shown(reason)}", style="red")
         return text
 
     def _refresh_texts(self) -> None:
@@ -244,7 +246,9 @@ async def edit_zone(ctx: ActionContext) -> bool:
             return applied
         plan = plan_zone(name, records, edited)
         if plan.empty and not plan.errors:
-            ctx.app.notify("The zone text has no changes.", title=f"Zone {name}", markup=False)
+            ctx.app.notify(
+                "The zone text has no changes.", title=f"Zone {shown(name)}", markup=False
+            )
             return applied
         modal = ZonePlanModal(name, plan, _sender(ctx, domain_id, records))
         outcome = await ctx.app.push_screen_wait(modal)
@@ -252,7 +256,7 @@ async def edit_zone(ctx: ActionContext) -> bool:
         if modal.applied:
             if hasattr(ctx.app, "changes"):
                 ctx.app.changes += 1
-            ctx.done(f"Zone {name}: {modal.applied} record change(s) applied")
+            ctx.done(f"Zone {shown(name)}: {modal.applied} record change(s) applied")
         if outcome != "edit":
             return applied
         text = edited

@@ -63,6 +63,9 @@ def _number(
 
 _SHARE = _number(float, 0.0, 1.0)
 
+DATA_SETS = ("standard", "hostile")
+"""The simulator's demo data sets (see ``tui.simulator.hostile``)."""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -102,6 +105,14 @@ def _parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="SECONDS",
         help="demo mode only: seconds added to every request (default: 0)",
+    )
+    parser.add_argument(
+        "--demo-data",
+        choices=DATA_SETS,
+        default="standard",
+        help="demo mode only: the data set; hostile puts escape sequences, bidi overrides, markup "
+        "and 500-character words in every text others write, to see that none reaches the "
+        "terminal (default: standard)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -161,6 +172,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     doctor.add_argument("--json", action="store_true", help="machine-readable report")
 
+    from tui.check.cli import add_check_arguments
+
+    add_check_arguments(
+        command(
+            "check",
+            "find risks and waste in an account, with their fixes and savings",
+            "For cron and CI: exit status 0 when nothing is found at or above --fail-on, 1 when "
+            "something is, 2 on a bad command line or configuration, 3 when an account (or some "
+            "of its rules) could not be checked. See docs/check.md.",
+        )
+    )
+
     sim = command(
         "sim",
         "serve the API simulator over HTTP",
@@ -178,7 +201,22 @@ def _parser() -> argparse.ArgumentParser:
         type=_number(float, 0.01, 10_000.0),
         default=1.0,
         metavar="FACTOR",
-        help="how fast the simulated clock runs: 10 makes a 60 s boot take 6 s (default: 1)",
+        help="how fast the simulated clock runs: 4 makes a 4 s boot take 1 s (default: 1; "
+        "docs/simulator.md lists each step's time)",
+    )
+    sim.add_argument(
+        "--instant",
+        action="store_true",
+        help="every transition (provisioning, boot, resize ...) ends by the next request, so a "
+        "client sees the end state on its first poll; time limits keep their time "
+        "(default: transitions take their time on the clock)",
+    )
+    sim.add_argument(
+        "--data",
+        choices=DATA_SETS,
+        default="standard",
+        help="the demo data set to seed: hostile puts escape sequences, bidi overrides and markup "
+        "in every text field, to test a client against them (default: standard)",
     )
     sim.add_argument(
         "--scale",
@@ -437,6 +475,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return exit_status(checks)
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """Run the account check's rules without the UI (see tui.check.cli)."""
+    from tui.check.cli import run_check_command
+
+    return run_check_command(args, _load_settings_or_exit())
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """Serve the simulator."""
     from tui.simulator.faults import Faults
@@ -453,7 +498,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
         stall_seconds=args.stall_seconds,
     )
     return serve(
-        args.host, args.port, speed=args.speed, scale=args.scale, state=args.state, faults=faults
+        args.host,
+        args.port,
+        speed=args.speed,
+        scale=args.scale,
+        state=args.state,
+        faults=faults,
+        hostile=args.data == "hostile",
+        instant=args.instant,
     )
 
 
@@ -479,7 +531,12 @@ def cmd_app(args: argparse.Namespace) -> int:
         # Lazy: the simulator is built in a worker thread at the first request, so the first
         # frame does not wait for it (building it earlier only splits the GIL with the UI).
         demo = Session.for_demo(
-            settings, args.demo_user, scale=args.demo_scale, latency=args.demo_latency, lazy=True
+            settings,
+            args.demo_user,
+            scale=args.demo_scale,
+            latency=args.demo_latency,
+            lazy=True,
+            hostile=args.demo_data == "hostile",
         )
         return run_app(settings, demo, read_only=args.read_only)
     from tui.api.client import InsecureBaseUrl, validate_base_url
@@ -523,6 +580,7 @@ def main(argv: list[str] | None = None) -> int:
         "profiles": cmd_profiles,
         "sim": cmd_sim,
         "doctor": cmd_doctor,
+        "check": cmd_check,
     }
     handler = commands.get(args.command or "", cmd_app)
     try:

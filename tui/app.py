@@ -10,13 +10,14 @@ import contextlib
 import gc
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerFailed, WorkerState
@@ -48,8 +49,10 @@ from tui.resources.loader import iter_chunks
 from tui.resources.spec import Action, Area, ResourceSpec
 from tui.session.config import Settings
 from tui.session.runtime import Session
+from tui.untrusted import shown
 from widgets.key_names import key_label
 from widgets.toast_place import follow_layout
+from widgets.visible_controls import VisibleControls
 
 ENDPOINTS: tuple[str, ...] = ("profile.view", "profile.grants")
 """Operations this module calls by name (the coverage test checks they are reachable)."""
@@ -75,7 +78,13 @@ class CloudApp(App[int]):
     COMMANDS = App.COMMANDS | set(PROVIDERS)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        Binding("colon", "command_line", ":cmd", id="app.command_line"),
+        Binding(
+            "colon",
+            "command_line",
+            ":cmd",
+            id="app.command_line",
+            tooltip="Command line: :in, :vol, :watch, :log, :account ... (tab completes)",
+        ),
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding(
             "ctrl+p",
@@ -126,6 +135,8 @@ class CloudApp(App[int]):
         self.changes = 0
         """Successful changes made through actions; a list shown again after one refreshes."""
         self.last_copied: str | None = None
+        self.visible_controls = VisibleControls()
+        """The render filter that keeps control characters off the terminal (see the module)."""
         self._first_frame_pending = False
         self._first_frame_seen = False
         self.resume_collector_after_first_frame = False
@@ -177,7 +188,7 @@ class CloudApp(App[int]):
             self.theme = self.settings.theme
         else:
             self.notify(
-                f"Unknown theme {self.settings.theme!r}; using {self.theme}.",
+                f"Unknown theme {shown(self.settings.theme)!r}; using {shown(self.theme)}.",
                 title="Config file",
                 markup=False,
             )
@@ -347,15 +358,26 @@ class CloudApp(App[int]):
         title: str = "",
         severity: Any = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = False,
     ) -> None:
-        """Show a toast and keep it in :attr:`notification_log`."""
-        self.notification_log.append((title, message))
+        """Show a toast and keep it in :attr:`notification_log`.
+
+        Every toast's text passes the text boundary here once more, and is never read as
+        markup: callers hand in display text already (the structure test of the text boundary
+        holds them to it), and a toast is where a forged message would be most believed.
+        """
+        text, heading = shown(message, lines=True), shown(title)
+        self.notification_log.append((heading, text))
         del self.notification_log[:-200]
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        super().notify(text, title=heading, severity=severity, timeout=timeout, markup=False)
         # The toast is mounted and sized in a later layout: placed after each layout.
         with contextlib.suppress(ScreenStackError):
             follow_layout(self.screen)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters (NO_COLOR), then the one that draws control characters as
+        pictures: the last line of the text boundary."""
+        return [*super().get_line_filters(), self.visible_controls]
 
     def get_key_display(self, binding: Binding) -> str:
         """A key as pressed, ctrl written ``^`` (the footer): see :mod:`widgets.key_names`."""
@@ -390,7 +412,7 @@ class CloudApp(App[int]):
                 describe_error(error), title=error_title(error), severity="error", markup=False
             )
             return
-        self.push_screen(ErrorScreen(f"Unexpected error in {where or 'a task'}", error))
+        self.push_screen(ErrorScreen(f"Unexpected error in {shown(where) or 'a task'}", error))
 
     def _handle_exception(self, error: Exception) -> None:
         # A worker started with the default exit_on_error=True would take the whole app down;
@@ -507,7 +529,7 @@ class CloudApp(App[int]):
         """Show every binding of the current screen."""
         screen = self.screen
         title = getattr(screen, "help_title", lambda: screen.__class__.__name__)()
-        self.push_screen(HelpScreen(binding_rows(screen), title))
+        self.push_screen(HelpScreen(binding_rows(screen), shown(title)))
 
     async def on_unmount(self) -> None:
         if self.session is not None:

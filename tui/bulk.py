@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from tui.api.errors import CloudError, RateLimited
 from tui.refresh import describe_error
+from tui.untrusted import Shown, shown
 
 ItemState = Literal["pending", "running", "waiting", "done", "failed", "skipped"]
 
@@ -50,9 +51,11 @@ class BulkItem:
     state: ItemState = "pending"
     reason: str = ""
 
-    def line(self) -> str:
+    def line(self) -> Shown:
         """``label (id)`` for lists of targets."""
-        return self.label if self.ident in ("", self.label) else f"{self.label} (id {self.ident})"
+        if self.ident in ("", self.label):
+            return shown(self.label)
+        return shown(f"{self.label} (id {self.ident})")
 
 
 @dataclass
@@ -93,7 +96,7 @@ class Summary:
     failed: int
     skipped: int
 
-    def __str__(self) -> str:
+    def __str__(self) -> Shown:
         return f"{self.done} done, {self.failed} failed, {self.skipped} skipped"
 
 

@@ -23,6 +23,7 @@ from tui.api.errors import (
     Unauthorized,
     may_have_been_carried_out,
 )
+from tui.untrusted import Shown, shown
 
 MAYBE_DONE = "the request may have been carried out"
 """The words a user sees when a change was sent and its answer was lost."""
@@ -117,15 +118,20 @@ def is_permanent(error: BaseException) -> bool:
     return isinstance(error, Unauthorized | Forbidden | NotFound)
 
 
-def describe_error(error: BaseException) -> str:
+def describe_error(error: BaseException) -> Shown:
     """One or two sentences for the user about a failed request (no traceback, no token).
 
     Args:
         error: What the client raised.
 
     Returns:
-        Plain text saying what failed and what it means.
+        Display text saying what failed and what it means (the server's reasons and paths
+        went through the text boundary).
     """
+    return shown(_describe(error))
+
+
+def _describe(error: BaseException) -> str:
     if may_have_been_carried_out(error):
         return _maybe_done_text(error)
     if isinstance(error, RateLimited):
@@ -194,7 +200,7 @@ def retry_text(error: BaseException, wait: float) -> str:
     return f"{why}: retrying {method} {path} in {when} s"
 
 
-def error_title(error: BaseException) -> str:
+def error_title(error: BaseException) -> Shown:
     """A short notification title for ``error``."""
     if may_have_been_carried_out(error):
         return "Outcome unknown"
@@ -420,9 +426,9 @@ class Settled:
     after: str
 
     @property
-    def message(self) -> str:
+    def message(self) -> Shown:
         """``web-1 is now running``."""
-        return f"{self.label} is now {self.after.replace('_', ' ')}"
+        return shown(f"{self.label} is now {self.after.replace('_', ' ')}")
 
 
 def settled_items(

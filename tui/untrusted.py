@@ -15,16 +15,19 @@ confirmation, cell, palette entry, help line or log line takes it:
   (``rich.text.Text``, ``markup=False``), never parsed as markup.
 
 ``Shown`` marks a string that went through the boundary, so a function can ask for one in its
-signature and the type checker holds its callers to it. Only this module makes one.
+signature; the structure test holds its callers to it.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from typing import NewType
+from typing import TypeAlias
 
-Shown = NewType("Shown", str)
-"""Text that went through :func:`shown`: safe to put on the terminal as it is."""
+Shown: TypeAlias = str
+"""Text that went through :func:`shown` (or was written in this code base): safe to put on the
+terminal as it is. A parameter, field or return annotated ``Shown`` is held to it by the
+structure test of the text boundary (``tests/test_text_boundary.py``), which follows such
+values from where they are made to where they are drawn."""
 
 REPLACEMENT = "\ufffd"
 """What a character with no picture of its own reads as: ``�``."""
@@ -85,16 +88,16 @@ def shown(value: object, *, lines: bool = False) -> Shown:
         character left in it. Applying it twice changes nothing.
     """
     if value is None:
-        return Shown("")
+        return ""
     if isinstance(value, bytes | bytearray):
         text = bytes(value).decode("utf-8", errors="replace")
     else:
         text = value if isinstance(value, str) else str(value)
     if text.isprintable():
-        return Shown(text)  # the common case, checked in C: 10,000-row lists stay fast
+        return text  # the common case, checked in C: 10,000-row lists stay fast
     if not lines:
-        return Shown(text.translate(_ONE_LINE))
-    return Shown("\n".join(_line(line) for line in _split_lines(text)))
+        return text.translate(_ONE_LINE)
+    return "\n".join(_line(line) for line in _split_lines(text))
 
 
 def _split_lines(text: str) -> list[str]:
@@ -125,6 +128,17 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
+def typeable(text: str) -> str:
+    """``text`` without the characters :func:`shown` would replace: what a user can type of it.
+
+    A confirmation that asks for a label to be typed compares against this, since nobody can
+    type an escape character or a bidirectional override into a text field.
+    """
+    if text.isprintable():
+        return text
+    return "".join(char for char in text if _ONE_LINE[ord(char)] == char)
+
+
 def unsafe_characters(text: str) -> list[str]:
     """The characters of ``text`` that :func:`shown` would replace in one-line text."""
     return [char for char in text if _ONE_LINE[ord(char)] != char]
@@ -137,5 +151,6 @@ __all__ = [
     "is_shown",
     "normalize_newlines",
     "shown",
+    "typeable",
     "unsafe_characters",
 ]

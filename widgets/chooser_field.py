@@ -18,6 +18,7 @@ from textual.widgets import Select
 
 from tui.resources.choice_fits import Fit, Lookup, fit_note
 from tui.resources.choosers import ChooserRow, ChooserTable, Facts, chooser_rows
+from tui.untrusted import Shown
 
 if TYPE_CHECKING:
     from screens.chooser import ChooserModal
@@ -40,7 +41,7 @@ class ChooserSelect(Select[Any]):
         self,
         options: Iterable[tuple[Any, Any]],
         *,
-        title: str,
+        title: Shown,
         facts: Facts | None = None,
         fits: tuple[Fit, ...] = (),
         **kwargs: Any,

@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
 from tui.resources.choosers import ChooserRow, ChooserTable, filter_rows, shown_cells
+from tui.untrusted import Shown, shown
 
 
 class ChooserPanel(Vertical):
@@ -77,7 +78,7 @@ class ChooserPanel(Vertical):
         *,
         current: Any = None,
         query: str = "",
-        keys_hint: str = "enter choose · esc cancel",
+        keys_hint: Shown = "enter choose · esc cancel",
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -126,7 +127,7 @@ class ChooserPanel(Vertical):
         grid = self.grid
         grid.clear(columns=True)
         for title, right in zip(table.titles, table.right, strict=True):
-            grid.add_column(Text(title, justify="right" if right else "left"))
+            grid.add_column(Text(shown(title), justify="right" if right else "left"))
         self._fill()
 
     def _fill(self) -> None:
@@ -152,7 +153,9 @@ class ChooserPanel(Vertical):
             grid.move_cursor(row=current, animate=False)
         count = f"{len(self.shown)} of {len(table.rows)}"
         if not self.shown:
-            count = f"nothing matches ({len(table.rows)} in all)" if table.rows else table.empty
+            count = (
+                f"nothing matches ({len(table.rows)} in all)" if table.rows else shown(table.empty)
+            )
         hint = f"{count} · type to filter · ↑↓ move · {self.keys_hint}"
         self.query_one("#chooser-hint", Static).update(Text(hint))
 

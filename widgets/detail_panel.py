@@ -26,8 +26,8 @@ def section_table(
     transitional: frozenset[str],
     *,
     reveal: bool = False,
-) -> RenderableType:
-    """A two-column grid (title, value) of one section; API values as literal Text.
+) -> Table | Group:
+    """A two-column grid (title, value) of one section; API values as display text.
 
     ``block`` fields (scripts, zone files) follow the grid as preformatted text, line by line;
     a line wider than the panel wraps (folding inside long tokens) instead of being cut.
@@ -76,7 +76,7 @@ class DetailPanel(VerticalScroll, can_focus=True):
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
-        self._sections = tuple(sections)
+        self._sections: tuple[Section, ...] = tuple(sections)
         self._item: Mapping[str, Any] = item or {}
         self._transitional = transitional
         self._after = tuple(after)

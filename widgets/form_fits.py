@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from tui.untrusted import shown
 from widgets.chooser_field import ChooserSelect
 from widgets.form_inputs import read_value
 from widgets.mixin_base import WidgetMixin
@@ -69,10 +70,10 @@ class FitNotesMixin(WidgetMixin):
                 continue
             widget.lookup = partial(self.chosen, asking=f.name)
             reason = widget.misfit() if f.name not in self._hidden else ""
-            note = f"{widget.value} — {reason}" if reason else ""
-            shown = self._fit_notes.get(f.name, "")
+            note = shown(f"{widget.value} — {reason}") if reason else ""
+            noted = self._fit_notes.get(f.name, "")
             if note and self.error_text(f.name) != note:
                 self.show_note(f.name, note)
-            elif not note and shown and self.error_text(f.name) == shown:
+            elif not note and noted and self.error_text(f.name) == noted:
                 self.show_note(f.name, "")
             self._fit_notes[f.name] = note

@@ -10,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, TextArea
 
 from tui.resources.forms import FormField
+from tui.untrusted import shown
 from widgets.chooser_field import ChooserSelect
 from widgets.switches import TickList, YesNo
 
@@ -57,7 +58,7 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         chosen: Any = value if value not in (None, "") else None
         if chosen is None and f.default is not None and any(v == f.default for _, v in options):
             chosen = f.default
-        texts = [(Text(t), v) for t, v in options]
+        texts = [(Text(shown(t)), v) for t, v in options]  # choices can be labels
         select_args: dict[str, Any] = {
             "prompt": prompt,
             "allow_blank": not f.required or chosen is None,
@@ -90,12 +91,14 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         picked: list[Any] = value if isinstance(value, list) else []
         typed = ", ".join(map(str, picked))
         fallback = Input(typed, id=f"{wid}-text", classes="-hidden", compact=True)
-        ticks = [(Text(str(v)), v, True) for v in picked]
+        ticks = [(Text(shown(v)), v, True) for v in picked]
         return [TickList[Any](*ticks, id=wid, compact=True), fallback]
     if f.kind == "multi":
         ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
         return [
-            TickList[Any](*((Text(t), v, v in ticked) for t, v in f.choices), id=wid, compact=True)
+            TickList[Any](
+                *((Text(shown(t)), v, v in ticked) for t, v in f.choices), id=wid, compact=True
+            )
         ]
     if f.kind in ("json", "multiline", "lines"):
         return [TextArea(text, soft_wrap=True, id=wid, compact=True)]
@@ -120,7 +123,7 @@ def fill_picks(picks: SelectionList[Any], options: list[tuple[str, Any]]) -> Non
     offered = {value for _text, value in options}
     kept = [(str(v), v) for v in ticked if v not in offered]
     picks.clear_options()
-    picks.add_options([(Text(t), v, v in ticked) for t, v in [*kept, *options]])
+    picks.add_options([(Text(shown(t)), v, v in ticked) for t, v in [*kept, *options]])
 
 
 def read_value(widget: Widget) -> Any:

@@ -13,18 +13,20 @@ from typing import Any
 
 from textual.keys import format_key
 
+from tui.untrusted import Shown, shown
+
 
 def _one_key(key: str, compact: bool) -> str:
     """One key (``ctrl+number_sign``) as pressed (``ctrl+#``; ``^#`` when ``compact``)."""
     *modifiers, name = key.strip().split("+")
-    shown = format_key(name)
+    written = format_key(name)
     if compact and "ctrl" in modifiers:
         modifiers.remove("ctrl")
-        shown = f"^{shown}"
-    return "+".join([*modifiers, shown])
+        written = f"^{written}"
+    return "+".join([*modifiers, written])
 
 
-def key_label(keys: str, *, compact: bool = False) -> str:
+def key_label(keys: str, *, compact: bool = False) -> Shown:
     """``keys`` (one key or a comma-separated list, Textual's names) as the user presses them.
 
     Args:
@@ -34,7 +36,8 @@ def key_label(keys: str, *, compact: bool = False) -> str:
     Returns:
         ``#``, ``ctrl+r`` (``^r`` when compact), ``↑, k``; empty for no key.
     """
-    return ", ".join(_one_key(key, compact) for key in keys.split(",") if key.strip())
+    # Keys can come from the user's [keymap]: display text like any other value of a file.
+    return shown(", ".join(_one_key(key, compact) for key in keys.split(",") if key.strip()))
 
 
 def bound_keys(app: Any, binding_id: str, default: str) -> str:
@@ -49,6 +52,6 @@ def bound_keys(app: Any, binding_id: str, default: str) -> str:
     return keymap.get(binding_id, default)
 
 
-def action_key_label(app: Any, action: Any) -> str:
+def action_key_label(app: Any, action: Any) -> Shown:
     """The key of a spec action as pressed, remaps included; empty when it has none."""
     return key_label(bound_keys(app, action.id, action.key or ""))

@@ -31,6 +31,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 
 from tui.resources.form_rules import deciding_values, hidden_names, hint_note, required_now
 from tui.resources.forms import FormField, FormSpec, add_row
+from tui.untrusted import Shown, shown
 from widgets.chooser_field import ChooserSelect
 from widgets.focus_view import keep_focus_in_view, scroll_after_layout
 from widgets.form_editor import EditorKeyMixin
@@ -59,7 +60,14 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         Binding("ctrl+g", "generate", "Generate password", id="form.generate"),
         Binding("ctrl+t", "reveal", "Show/hide secret", id="form.reveal"),
         # priority: a focused text area binds ctrl+e itself (end of line).
-        Binding("ctrl+e", "external_editor", "Editor", id="form.editor", priority=True),
+        Binding(
+            "ctrl+e",
+            "external_editor",
+            "Editor",
+            id="form.editor",
+            priority=True,
+            tooltip="Edit the focused multi-line field in $VISUAL or $EDITOR",
+        ),
     ]
 
     DEFAULT_CSS = """
@@ -118,7 +126,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
     def compose(self) -> ComposeResult:
         yield from self._widgets(self.form.fields, None)
 
-    def _widgets(self, fields: tuple[FormField, ...], group: str | None) -> list[Widget]:
+    def _widgets(self, fields: tuple[FormField, ...], group: Shown | None) -> list[Widget]:
         """Headings, rows and "add a row" buttons of ``fields`` (in form order)."""
         out: list[Widget] = []
         for f in fields:
@@ -152,7 +160,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
             for path in sorted(ends, key=len, reverse=True)
         ]
 
-    def _list_title(self, path: str) -> str:
+    def _list_title(self, path: str) -> Shown:
         repeat = self.form.repeats[path]
         return f"{repeat.group} · {repeat.title}" if repeat.group else repeat.title
 
@@ -333,7 +341,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         current = widget.value
         if current is not Select.NULL and all(v != current for _t, v in options):
             options = [(str(current), current), *options]
-        widget.set_options([(Text(t), v) for t, v in options])
+        widget.set_options([(Text(shown(t)), v) for t, v in options])  # choices: API labels
         widget.prompt = prompt or ("(not set)" if f and not f.required else "choose…")
         if current is not Select.NULL:
             widget.value = current
@@ -355,13 +363,13 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         self._fallback.add(name)
         if had_focus:
             text.focus()  # the user may already be typing
-        self._show_error(name, f"Choices could not be loaded ({reason}); type the value.")
+        self._show_error(name, f"Choices could not be loaded ({shown(reason)}); type the value.")
 
     def show_errors(self, errors: Mapping[str, str]) -> None:
         """Show ``errors`` beside their inputs, clear the others, focus the first one wrong."""
         first: Widget | None = None
         for f in self.form.fields:
-            message = errors.get(f.name, "")
+            message = shown(errors.get(f.name, ""))  # a server's words, or the user's value
             self._show_error(f.name, message)
             if message and first is None:
                 first = self.widget_for(f.name)
@@ -380,7 +388,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         # Rows shown, hidden or added and error lines appearing move what has focus.
         keep_focus_in_view(self)
 
-    def _show_error(self, name: str, message: str) -> None:
+    def _show_error(self, name: str, message: Shown) -> None:
         row = self.query_one(f"#row-{self._ids[name]}", Vertical)
         error = row.query_one(".form-error", Static)
         # A shape as well as a colour: without colour an error must not read as help text.
@@ -389,7 +397,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
         error.set_class(not message, "-hidden")
         row.set_class(bool(message), "-invalid")
 
-    def show_note(self, name: str, message: str) -> None:
+    def show_note(self, name: str, message: Shown) -> None:
         """Show ``message`` under the input ``name`` as an error line ('' clears it)."""
         self._show_error(name, message)
 
@@ -426,7 +434,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
             self._marked_row = None
 
     @staticmethod
-    def _mark(row: Vertical | None, marker_text: str) -> None:
+    def _mark(row: Vertical | None, marker_text: Shown) -> None:
         if row is None:
             return
         for marker in row.query(".form-marker").results(Static):  # a new row may be mounting

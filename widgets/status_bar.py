@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui.session.config import AccountColor
+from tui.untrusted import shown
 
 HEALTH_TEXT = {
     "online": ("● online", "status-bar--ok"),
@@ -127,7 +128,7 @@ class StatusBar(Static):
         for index, (part, cls) in enumerate(status_parts(self.app)):
             if index:
                 text.append(" │ ", self.get_component_rich_style("status-bar--muted"))
-            # Host and user names come from config and the API: appended as literal text.
-            text.append(part, self.get_component_rich_style(cls))
+            # Host and user names come from config and the API.
+            text.append(shown(part), self.get_component_rich_style(cls))
         # One line of fixed size: no layout of the screen on every refresh's timestamp.
         self.update(text, layout=False)

@@ -15,6 +15,7 @@ import pytest
 import uvicorn
 
 from tests.conftest import MemoryKeyring
+from tests.integration.sim_servers import start_sim
 from tests.waits import WAIT_LIMIT
 from tui.__main__ import main
 from tui.session.auth import KEYRING_SERVICE
@@ -147,3 +148,29 @@ def test_sim_command_serves_http_and_prints_tokens() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_sim_instant_ends_a_boot_by_the_first_poll_and_filters_listings() -> None:
+    server = start_sim("--instant")
+    try:
+        headers = {"Authorization": f"Bearer {DEMO_TOKENS['unrestricted']}"}
+        body = {
+            "region": "us-east",
+            "type": "std-2",
+            "image": "compute/debian12",
+            "root_pass": "s3cret-pw",
+        }
+        made = httpx.post(
+            f"{server.base_url}/compute/instances", json=body, headers=headers, timeout=5
+        )
+        assert made.status_code == 200 and made.json()["status"] == "provisioning"
+        polled = server.get(f"/compute/instances/{made.json()['id']}")
+        assert polled.json()["status"] == "running"
+        filtered = httpx.get(
+            f"{server.base_url}/compute/instances",
+            headers={**headers, "X-Filter": '{"label": "' + made.json()["label"] + '"}'},
+            timeout=5,
+        )
+        assert [i["id"] for i in filtered.json()["data"]] == [made.json()["id"]]
+    finally:
+        server.stop()

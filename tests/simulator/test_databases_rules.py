@@ -125,7 +125,7 @@ async def test_create_required_fields(client: ApiClient, sim: Simulator, field: 
     await _bad_create(client, sim, body, field)
 
 
-@pytest.mark.parametrize("engine", ["mysql/9.9", "mysql", "mysql_8.0.30", "oracle/19c"])
+@pytest.mark.parametrize("engine", ["mysql/9.9", "mysql", "mysql_9.9", "oracle/19c"])
 async def test_create_engine_must_be_a_known_mysql_engine_version(
     client: ApiClient, sim: Simulator, engine: str
 ) -> None:

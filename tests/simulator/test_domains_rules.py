@@ -281,7 +281,7 @@ async def test_zone_seconds_rounded_up(client: ApiClient, given: int, stored: in
 
 
 @pytest.mark.parametrize("field", ["expire_sec", "refresh_sec", "retry_sec", "ttl_sec"])
-@pytest.mark.parametrize("value", [2419201, -1, "300", 1.5, None])
+@pytest.mark.parametrize("value", [2419201, -1, "300", 1.5])
 async def test_zone_seconds_bounds(
     client: ApiClient, sim: Simulator, field: str, value: Any
 ) -> None:
@@ -862,6 +862,26 @@ async def test_srv_normalised(client: ApiClient, sim: Simulator) -> None:
     assert again["target"] == "turn.example.net"
     default = await _add(client, main, **base, service="ldap", target="ldap")
     assert default["protocol"] == "_tcp"
+
+
+@pytest.mark.parametrize(
+    ("service", "protocol"), [("_sip", "_tls"), ("_sip", "tls"), ("sip", "_tls")]
+)
+async def test_srv_service_and_protocol_may_come_with_their_underscore(
+    client: ApiClient, sim: Simulator, service: str, protocol: str
+) -> None:
+    main = did(sim, "example.com")
+    base = {"type": "SRV", "priority": 10, "weight": 5, "port": 5061, "target": "sip"}
+    made = await _add(client, main, **base, service=service, protocol=protocol)
+    assert (made["service"], made["protocol"], made["name"]) == ("_sip.", "_tls", "_sip._tls")
+    params = {"domainId": main, "recordId": made["id"]}
+    moved = await client.call(
+        "domains.records.update",
+        params,
+        body={"service": "_sips", "protocol": "_tcp"},
+        model=dict,
+    )
+    assert (moved["service"], moved["protocol"], moved["name"]) == ("_sips.", "_tcp", "_sips._tcp")
 
 
 @pytest.mark.parametrize(

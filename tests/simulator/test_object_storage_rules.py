@@ -299,7 +299,6 @@ async def test_emptied_bucket_can_be_removed(client: ApiClient, sim: Simulator) 
     ("body", "field"),
     [
         ({"acl": "everyone"}, "acl"),
-        ({"acl": None}, "acl"),
         ({"cors_enabled": "true"}, "cors_enabled"),
         ({"acl": "private", "cors": True}, "cors"),
     ],

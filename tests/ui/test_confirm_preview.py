@@ -54,3 +54,34 @@ async def test_page_keys_scroll_the_preview_while_the_label_is_typed() -> None:
         await pilot.press("pagedown")
         assert box.scroll_y > 0
         assert modal.query_one("#confirm-typed").value == ""
+
+
+async def test_a_hostile_label_can_neither_forge_nor_block_the_typed_confirmation() -> None:
+    app = make_app()
+    label = "web\x1b]52;c;aGk=\x07\x1b[2J\u202e-1"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(ConfirmModal("Delete instance", "Gone for good.", "DELETE /x", typed=label))
+        modal = await wait_for_screen(pilot, ConfirmModal)
+        await pilot.pause()
+        # The prompt shows what to type, and nothing in it moves the terminal.
+        prompt = str(modal.query("Static")[3].content)
+        assert "web]52;c;aGk=[2J-1" in prompt and "\x1b" not in prompt
+        # Typing the label less what no keyboard types (escape, bidi) confirms it.
+        await pilot.press(*"web]52;c;aGk=[2J-1")
+        assert modal.matches
+        await pilot.press("enter")
+        await pilot.pause()
+        assert modal not in app.screen_stack
+
+
+async def test_a_label_of_control_characters_alone_asks_for_a_word() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(ConfirmModal("Delete", "Gone.", "DELETE /x", typed="\x1b\x07\u202e"))
+        modal = await wait_for_screen(pilot, ConfirmModal)
+        await pilot.pause()
+        assert not modal.matches  # an empty field never confirms
+        await pilot.press(*"confirm")
+        assert modal.matches

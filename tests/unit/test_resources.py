@@ -218,7 +218,7 @@ def test_formatting() -> None:
     assert format_value(True) == "yes"
     assert format_value(["a", "b"], "list") == "a, b"
     assert format_value("2026-11-02T09:00:00", "datetime") == "2026-11-02 09:00"
-    assert format_value("x\ny\x1b[31m") == "x y [31m"
+    assert format_value("x\ny\x1b[31m") == "x␊y␛[31m"
     assert format_value("secret", "secret") != "secret"
     assert format_value("[/x]") == "[/x]"
     assert format_value(3306, "int") == "3306"

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
+from tui.untrusted import Shown
+
 AuthMode = Literal["scope", "any", "none", "optional"]
 """How an operation is authorised.
 
@@ -47,8 +49,8 @@ class Endpoint:
     """
 
     name: str
-    method: str
-    path: str
+    method: Shown
+    path: Shown
     area: str
     scopes: tuple[str, ...] = ()
     auth: AuthMode = "scope"
@@ -102,7 +104,7 @@ _ENTRIES: list[Endpoint] = []
 
 def _ep(
     name: str,
-    key: str,
+    key: Shown,
     scopes: str = "",
     *,
     auth: AuthMode = "scope",

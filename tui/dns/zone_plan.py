@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from tui.dns.zone_text import LineError, ParsedLine, parse_zone_text, record_line, service_of
 from tui.models.domains import RecordCreate
 from tui.resources.forms import validation_message
+from tui.untrusted import Shown, shown
 
 Op = Literal["+", "~", "-"]
 
@@ -63,10 +64,10 @@ class Change:
     detail: str = ""
     restore: dict[str, Any] | None = None
 
-    def summary(self) -> str:
+    def summary(self) -> Shown:
         """One line of the plan: ``~ www 300 IN A 192.0.2.1  (ttl_sec 3600 -> 300)``."""
         text = " ".join(self.text.split())
-        return f"{self.op} {text}" + (f"  ({self.detail})" if self.detail else "")
+        return shown(f"{self.op} {text}" + (f"  ({self.detail})" if self.detail else ""))
 
 
 @dataclass
@@ -81,9 +82,9 @@ class ZonePlan:
         """True when nothing would be sent."""
         return not self.changes
 
-    def counts(self) -> str:
+    def counts(self) -> Shown:
         """``2 to create, 1 to update, 1 to delete``."""
-        parts = []
+        parts: list[Shown] = []
         for op, word in (("+", "create"), ("~", "update"), ("-", "delete")):
             count = sum(1 for c in self.changes if c.op == op)
             if count:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tui.session.auth import TOKEN_ENV
+from tui.untrusted import Shown, shown
 
 PRIVATE_FILE = 0o600
 
@@ -84,7 +85,7 @@ class Launch:
             syntax from ``script.sh``); default: the placeholder itself.
     """
 
-    title: str
+    title: Shown
     config: str
     command: tuple[str, ...]
     values: Mapping[str, str] = field(default_factory=dict)
@@ -114,7 +115,7 @@ class Prepared:
     env: dict[str, str]
     files: dict[str, str]
     fallback: bool = False
-    notice: str = ""
+    notice: Shown = ""
     hint: str = ""
 
 
@@ -237,6 +238,6 @@ def prepared(
         for key, template in launch.env.items():
             env[key] = fill(template, values, launch.config)
         hint = fill(launch.hint, values, launch.config) if launch.hint else ""
-        yield Prepared(argv, env, paths, fallback=bool(notice), notice=notice, hint=hint)
+        yield Prepared(argv, env, paths, fallback=bool(notice), notice=shown(notice), hint=hint)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

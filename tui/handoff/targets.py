@@ -29,6 +29,7 @@ from tui.handoff.settings import (
     MysqlHandoff,
     SshHandoff,
 )
+from tui.untrusted import shown
 
 PRIVATE_NETS = ("10.", "192.168.", *tuple(f"172.{n}." for n in range(16, 32)))
 
@@ -81,7 +82,7 @@ def ssh_launch(instance: Mapping[str, Any], address: str, cfg: SshHandoff) -> La
         "label": str(instance.get("label") or ""),
     }
     return Launch(
-        title=f"ssh {cfg.user}@{address}",
+        title=shown(f"ssh {cfg.user}@{address}"),
         config="handoff.ssh",
         command=tuple(cfg.command),
         values=values,
@@ -93,7 +94,7 @@ def k9s_launch(cluster: Mapping[str, Any], kubeconfig: str, cfg: K9sHandoff) -> 
     """k9s (else the fallback) with ``KUBECONFIG`` set to the saved file ``kubeconfig``."""
     label = str(cluster.get("label") or cluster.get("id") or "cluster")
     return Launch(
-        title=f"k9s on {label}",
+        title=shown(f"k9s on {label}"),
         config="handoff.k9s",
         command=tuple(cfg.command),
         values={"kubeconfig": kubeconfig, "label": label},
@@ -142,7 +143,7 @@ def mysql_launch(db: Mapping[str, Any], creds: Mapping[str, Any], cfg: MysqlHand
         f"[client]\nuser={option_value(user)}\npassword={option_value(password)}\n"
     )
     return Launch(
-        title=f"mysql {user}@{host}:{port}",
+        title=shown(f"mysql {user}@{host}:{port}"),
         config="handoff.mysql",
         command=tuple(cfg.command),
         values={"host": host, "port": port, "user": user, "label": str(db.get("label") or "")},
@@ -197,7 +198,7 @@ def mongosh_launch(
 
     files["connect_file"] = script
     return Launch(
-        title=f"mongosh {user}@{host}:{port}",
+        title=shown(f"mongosh {user}@{host}:{port}"),
         config="handoff.mongosh",
         command=tuple(cfg.command),
         values={"host": host, "port": port, "user": user, "label": str(db.get("label") or "")},
@@ -273,7 +274,7 @@ def editor_launch(
     command = editor_command(cfg, os.environ if env is None else env)
     safe = "".join(c if c.isalnum() or c in "._-" else "-" for c in file_name).strip(".") or "text"
     return Launch(
-        title=f"{os.path.basename(command[0])} {safe}",
+        title=shown(f"{os.path.basename(command[0])} {safe}"),
         config="handoff.editor",
         command=command,
         # A last line without its newline would merge with a line the user appends.

@@ -13,6 +13,7 @@ from typing import Any
 
 from tui.api.endpoints import REGISTRY
 from tui.resources.spec import IS_SET, Action, ResourceSpec, dig
+from tui.untrusted import Shown, shown
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,15 @@ def field_matches(item: Mapping[str, Any], field: str, value: Any) -> bool:
     return current not in (None, "", []) if value is IS_SET else bool(current == value)
 
 
-def cautions(action: Action, item: Mapping[str, Any] | None) -> list[str]:
+def cautions(action: Action, item: Mapping[str, Any] | None) -> list[Shown]:
     """What the confirmation of ``action`` should add for this item (``caution_when``)."""
     if not item:
         return []
-    return [text for field, value, text in action.caution_when if field_matches(item, field, value)]
+    return [
+        shown(text)
+        for field, value, text in action.caution_when
+        if field_matches(item, field, value)
+    ]
 
 
 def availability(

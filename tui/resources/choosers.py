@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from tui.resources.format import human_size
 from tui.resources.pricing import hourly, money, price_of_instance
+from tui.untrusted import Shown, shown
 
 Cell = Callable[[Mapping[str, Any]], str]
 
@@ -269,16 +270,17 @@ def filter_rows(rows: Sequence[ChooserRow], query: str) -> list[ChooserRow]:
     return [row for row in rows if all(word in row.search for word in words)]
 
 
-def shown_cells(rows: Sequence[ChooserRow], grouped: bool) -> list[tuple[str, ...]]:
-    """Cells to draw: a group's name only on its first row among ``rows`` (after filtering)."""
-    out: list[tuple[str, ...]] = []
+def shown_cells(rows: Sequence[ChooserRow], grouped: bool) -> list[tuple[Shown, ...]]:
+    """Cells to draw: a group's name only on its first row among ``rows`` (after filtering);
+    display text (cells quote labels and other values of the API)."""
+    out: list[tuple[Shown, ...]] = []
     previous: str | None = None
     for row in rows:
         cells = row.cells
         if grouped:
             cells = (row.group if row.group != previous else "", *cells[1:])
             previous = row.group
-        out.append(cells)
+        out.append(tuple(shown(cell) for cell in cells))
     return out
 
 

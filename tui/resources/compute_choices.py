@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.resources.format import human_size
+from tui.untrusted import Shown, shown
 
 RESCUE_DEVICES = ("sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg")
 RESERVED_DEVICE = "sdh"
 
 
-def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = False) -> str:
+def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = False) -> Shown:
     """One instance type in a line: id, vCPUs, memory, disk, transfer, monthly price, name.
 
     Memory and disk are in MB in the API; shown in GB. ``compact`` (narrow terminals) leaves out
@@ -45,7 +46,7 @@ def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = 
     label = kind.get("label")
     if with_id and label and not compact:
         parts.append(f"— {label}")
-    return "  ".join(parts)
+    return shown("  ".join(parts))
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class DeviceChoice:
     """
 
     value: str
-    text: str
+    text: Shown
 
 
 def device_choices(
@@ -66,12 +67,14 @@ def device_choices(
 ) -> list[DeviceChoice]:
     """Every disk, then every volume, of the instance as device choices."""
     out = [
-        DeviceChoice(f"disk:{d.get('id')}", f"disk {d.get('label', '')} (#{d.get('id')})")
+        DeviceChoice(f"disk:{d.get('id')}", shown(f"disk {d.get('label', '')} (#{d.get('id')})"))
         for d in disks
         if d.get("id") is not None
     ]
     out += [
-        DeviceChoice(f"volume:{v.get('id')}", f"volume {v.get('label', '')} (#{v.get('id')})")
+        DeviceChoice(
+            f"volume:{v.get('id')}", shown(f"volume {v.get('label', '')} (#{v.get('id')})")
+        )
         for v in volumes
         if v.get("id") is not None
     ]

@@ -16,6 +16,7 @@ from tui.resources.secret_keys import SECRET_KEYS as SECRET_KEYS
 from tui.resources.secret_keys import is_secret_key
 from tui.resources.spec import TRANSITIONAL_STATUSES, FieldSpec, ResourceSpec, ValueKind, dig
 from tui.resources.udf import preview as udf_preview
+from tui.untrusted import Shown, shown
 
 Tone = Literal["ok", "busy", "warn", "error", "muted", "neutral"]
 """How a status reads: settled and fine, changing, needs a look, failed, inactive, or a value
@@ -72,7 +73,7 @@ MISSING = "—"
 count's breakdown, a choice's text): never ``None``. List cells stay blank instead."""
 
 
-def or_missing(value: Any, kind: ValueKind = "text") -> str:
+def or_missing(value: Any, kind: ValueKind = "text") -> Shown:
     """:func:`format_value` of ``value``, or :data:`MISSING` when that is empty."""
     return format_value(value, kind) or MISSING
 
@@ -103,11 +104,11 @@ def status_tone(status: str | None, transitional: frozenset[str] = frozenset()) 
     return "neutral"
 
 
-def badge_text(status: str | None, transitional: frozenset[str] = frozenset()) -> str:
+def badge_text(status: str | None, transitional: frozenset[str] = frozenset()) -> Shown:
     """Status as badge text: a tone symbol and the status (``● running``)."""
     if not status:
         return ""
-    return f"{BADGE_SYMBOL[status_tone(status, transitional)]} {status.replace('_', ' ')}"
+    return f"{BADGE_SYMBOL[status_tone(status, transitional)]} {shown(status.replace('_', ' '))}"
 
 
 SizeUnit = Literal["bytes", "mb", "gb"]
@@ -118,7 +119,7 @@ _UNIT_FACTOR: dict[str, int] = {"bytes": 1, "mb": 1024**2, "gb": 1024**3}
 _SIZE_UNITS = ("B", "KB", "MB", "GB", "TB", "PB")
 
 
-def human_size(value: float, unit: SizeUnit = "bytes") -> str:
+def human_size(value: float, unit: SizeUnit = "bytes") -> Shown:
     """A size or amount of data in the largest unit that keeps it at or above 1.
 
     Every size and amount of data in the app goes through here (list cells, details, type
@@ -173,14 +174,7 @@ def series_points(raw: Any) -> tuple[tuple[float, float], ...]:
     return tuple(out)
 
 
-def _one_line(text: str) -> str:
-    # Control characters (newlines, escapes) would break a table row or inject terminal codes.
-    if text.isprintable():
-        return text  # the common case, checked in C: 10,000-row lists format much faster
-    return "".join(ch if ch.isprintable() else " " for ch in text)
-
-
-def format_value(value: Any, kind: ValueKind = "text") -> str:
+def format_value(value: Any, kind: ValueKind = "text") -> Shown:
     """Display text of one value.
 
     Args:
@@ -188,8 +182,14 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
         kind: How to read it.
 
     Returns:
-        One line of plain text (``""`` for missing values, ``—`` is left to the caller).
+        One line of display text (``""`` for missing values, ``—`` is left to the caller);
+        several lines for ``block`` and ``udf``. Either way it went through the text boundary.
     """
+    # Control characters (newlines, escapes) would break a table row or inject terminal codes.
+    return shown(_format(value, kind), lines=kind in ("block", "udf"))
+
+
+def _format(value: Any, kind: ValueKind) -> str:
     if value is None:
         return ""
     if kind == "secret":
@@ -204,33 +204,33 @@ def format_value(value: Any, kind: ValueKind = "text") -> str:
     if kind == "datetime" and isinstance(value, str):
         return value.replace("T", " ")[:16]
     if kind == "status":
-        return _one_line(str(value))
+        return shown(str(value))
     if kind == "series" and isinstance(value, list):
         points = series_points(value)
         if not points:
             return "no data"
         return f"{len(points)} points, latest {points[-1][1]:g}"
     if kind == "block":
-        lines = value if isinstance(value, list | tuple) else str(value).splitlines()
-        return "\n".join(_one_line(str(line)).rstrip() for line in lines)
+        lines = value if isinstance(value, list | tuple) else shown(value, lines=True).split("\n")
+        return "\n".join(shown(str(line)).rstrip() for line in lines)
     if kind == "udf":
         return udf_preview(value)
     if kind == "json":
         return _structured(value)
     if isinstance(value, Mapping):
-        return _one_line(", ".join(f"{k}: {format_value(v)}" for k, v in value.items()))
+        return shown(", ".join(f"{k}: {format_value(v)}" for k, v in value.items()))
     if isinstance(value, list | tuple):
-        return _one_line(", ".join(format_value(v) for v in value))
-    return _one_line(str(value))
+        return shown(", ".join(format_value(v) for v in value))
+    return shown(str(value))
 
 
-def _structured(value: Any) -> str:
+def _structured(value: Any) -> Shown:
     """Nested API data in words: ``in 48211.6, out 391877.25``; empty parts left out."""
     if isinstance(value, Mapping):
         parts = [f"{k} {_structured(v)}" for k, v in value.items() if v not in (None, "", [], {})]
-        return _one_line(", ".join(parts))
+        return shown(", ".join(parts))
     if isinstance(value, list | tuple):
-        return _one_line("; ".join(_structured(v) for v in value))
+        return shown("; ".join(_structured(v) for v in value))
     return format_value(value)
 
 
@@ -249,7 +249,7 @@ def sort_value(value: Any) -> tuple[int, Any]:
 
 def display(
     item: Mapping[str, Any], key: str, kind: ValueKind, transitional: frozenset[str] = frozenset()
-) -> str:
+) -> Shown:
     """Display text of the field ``key`` of ``item`` (or of the derived value ``@name``): a
     badge for statuses, else formatted."""
     value = derived(item, key) if is_derived(key) else dig(item, key)
@@ -264,7 +264,7 @@ def field_display(
     transitional: frozenset[str] = frozenset(),
     *,
     reveal: bool = False,
-) -> str:
+) -> Shown:
     """Display text of a detail field: :func:`display`, or the field's text for 0 (defaults).
 
     Args:
@@ -280,7 +280,7 @@ def field_display(
     return display(item, field.key, field.kind, transitional)
 
 
-def column_cells(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str, ...]:
+def column_cells(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[Shown, ...]:
     """The formatted cells of ``item`` for the spec's columns."""
     return tuple(display(item, col.key, col.kind, spec.transitional) for col in spec.columns)
 
@@ -303,7 +303,7 @@ def copy_value(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str, str] |
     return None
 
 
-def field_title(spec: ResourceSpec, key: str) -> str:
+def field_title(spec: ResourceSpec, key: str) -> Shown:
     """What the spec calls the field ``key`` (a column or detail title), else the key."""
     for column in spec.columns:
         if column.key == key:
@@ -312,7 +312,7 @@ def field_title(spec: ResourceSpec, key: str) -> str:
         for field in section.fields:
             if field.key == key:
                 return field.title
-    return key
+    return shown(key)
 
 
 def search_text(cells: Sequence[str]) -> str:

@@ -2,8 +2,8 @@
 
 ``Delete volume "pg-data"``, ``Delete config "My config" of instance "web-1"``,
 ``New config of instance "web-1"``: read from each spec's ``singular`` and ``label_field`` so
-no screen spells out a resource's name. Headless: the text is plain (callers render it
-literally, never as markup, since labels come from the API).
+no screen spells out a resource's name. Headless: the text is display text (labels come from
+the API and pass the text boundary; callers render it literally, never as markup).
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from tui.resources.spec import Action, ResourceSpec
+from tui.untrusted import Shown
 
 
-def describe(spec: ResourceSpec, item: Mapping[str, Any] | None) -> str:
+def describe(spec: ResourceSpec, item: Mapping[str, Any] | None) -> Shown:
     """``volume "pg-data"``: the record's type and quoted label (just the type without one)."""
-    label = spec.label_of(item) if item else ""
+    label = spec.display_label(item) if item else ""
     return f'{spec.singular} "{label}"' if label else spec.singular
 
 
@@ -25,7 +26,7 @@ def action_title(
     spec: ResourceSpec,
     item: Mapping[str, Any] | None,
     parent: tuple[ResourceSpec, Mapping[str, Any]] | None = None,
-) -> str:
+) -> Shown:
     """The heading of an action's dialog.
 
     Args:
@@ -39,7 +40,7 @@ def action_title(
     """
     words = [action.label]
     if item:
-        label = spec.label_of(item)
+        label = spec.display_label(item)
         # "Delete certificate" on a TLS certificate: the action already names the type.
         names_type = action.label.lower().split()[-1] == spec.singular.lower().split()[-1]
         if names_type:

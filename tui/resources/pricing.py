@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tui.untrusted import Shown, shown
+
 HOURS_PER_MONTH = 730
 """Hours the API's monthly prices are based on (its hourly price is monthly / 730)."""
 
@@ -56,13 +58,13 @@ class Price:
         """This price ``count`` times (a pool of ``count`` nodes)."""
         return Price(self.monthly * count, self.hourly * count)
 
-    def text(self, *, signed: bool = False) -> str:
+    def text(self, *, signed: bool = False) -> Shown:
         """``$24.00/month ($0.0329/hour)``; ``signed`` writes ``+``/``-`` (a difference)."""
         per_month = money(self.monthly, signed=signed)
         return f"{per_month}/month ({hourly(self.hourly, signed=signed)}/hour)"
 
 
-def money(amount: float, *, signed: bool = False) -> str:
+def money(amount: float, *, signed: bool = False) -> Shown:
     """Dollars with cents: ``$1,234.50``; ``signed``: ``+$5.00``, ``-$5.00``, ``$0.00``."""
     sign = ""
     if signed and round(amount, 2) != 0:
@@ -72,7 +74,7 @@ def money(amount: float, *, signed: bool = False) -> str:
     return f"{sign}${abs(amount):,.2f}"
 
 
-def hourly(amount: float, *, signed: bool = False) -> str:
+def hourly(amount: float, *, signed: bool = False) -> Shown:
     """An hourly price to four decimals (they are fractions of a cent): ``$0.0329``."""
     sign = ""
     if signed and round(amount, 4) != 0:
@@ -92,9 +94,9 @@ class Missing:
 
     reason: str = ""
 
-    def text(self) -> str:
+    def text(self) -> Shown:
         """``price not given (reason)``."""
-        return f"{NOT_GIVEN} ({self.reason})" if self.reason else NOT_GIVEN
+        return f"{NOT_GIVEN} ({shown(self.reason)})" if self.reason else NOT_GIVEN
 
 
 def _number(value: Any) -> float | None:

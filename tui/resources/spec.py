@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tui.untrusted import Shown, shown
+
 ValueKind = Literal[
     "text",
     "status",
@@ -62,7 +64,7 @@ class Column:
     """
 
     key: str
-    title: str
+    title: Shown
     kind: ValueKind = "text"
     width: int | None = None
 
@@ -80,16 +82,16 @@ class FieldSpec:
     """
 
     key: str
-    title: str
+    title: Shown
     kind: ValueKind = "text"
-    zero: str = ""
+    zero: Shown = ""
 
 
 @dataclass(frozen=True)
 class Section:
     """A titled group of fields on the detail screen."""
 
-    title: str
+    title: Shown
     fields: tuple[FieldSpec, ...]
 
 
@@ -104,9 +106,9 @@ class ChartSpec:
         series: ``(dotted path in the answer, legend)`` of each line.
     """
 
-    title: str
-    unit: str
-    series: tuple[tuple[str, str], ...]
+    title: Shown
+    unit: Shown
+    series: tuple[tuple[str, Shown], ...]
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ class ChildSpec:
         params: Child path parameter -> parent item field (``{"computeId": "id"}``).
     """
 
-    title: str
+    title: Shown
     resource: str
     params: Mapping[str, str] = field(default_factory=dict)
 
@@ -170,7 +172,7 @@ class Action:
     """
 
     id: str
-    label: str
+    label: Shown
     endpoint: str
     key: str | None = None
     target: Literal["item", "collection"] = "item"
@@ -180,7 +182,7 @@ class Action:
     refused_statuses: frozenset[str] = frozenset()
     grant: GrantRule = "read_write"
     screen: str | None = None
-    description: str = ""
+    description: Shown = ""
     refuse_when: tuple[tuple[str, Any, str], ...] = ()
     caution_when: tuple[tuple[str, Any, str], ...] = ()
     owner_only: bool = False
@@ -190,7 +192,7 @@ class Action:
     handoff: str | None = None
     fetch: Mapping[str, str] = field(default_factory=dict)
     offer_after: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    text: str = ""
+    text: Shown = ""
 
 
 @dataclass(frozen=True)
@@ -240,8 +242,8 @@ class ResourceSpec:
     """
 
     id: str
-    title: str
-    singular: str
+    title: Shown
+    singular: Shown
     list_endpoint: str
     view_endpoint: str | None = None
     id_param: str | None = None
@@ -257,14 +259,14 @@ class ResourceSpec:
     status_field: str | None = "status"
     copy_fields: tuple[str, ...] = ("id",)
     grant_kind: str | None = None
-    empty_hint: str = "Nothing here yet."
+    empty_hint: Shown = "Nothing here yet."
     items_key: str | None = None
     adapter: str | None = None
     item_params: Mapping[str, str] = field(default_factory=dict)
     item_specs: Mapping[str, str] = field(default_factory=dict)
     item_spec_field: str | None = None
     singleton: bool = False
-    quick_filter: tuple[str, tuple[str, ...]] | None = None
+    quick_filter: tuple[Shown, tuple[Shown, ...]] | None = None
     owner_field: str | None = None
     charts: tuple[ChartSpec, ...] = ()
     month_endpoint: str | None = None
@@ -289,6 +291,10 @@ class ResourceSpec:
         if value in (None, ""):
             value = dig(item, self.id_field)
         return "" if value is None else str(value)
+
+    def display_label(self, item: Mapping[str, Any]) -> Shown:
+        """:meth:`label_of` as display text (labels are written by other people)."""
+        return shown(self.label_of(item))
 
     def params_for(
         self, item: Mapping[str, Any], parent_params: Mapping[str, Any] | None = None
@@ -343,10 +349,10 @@ class Area:
     """
 
     id: str
-    title: str
+    title: Shown
     root: str
     aliases: tuple[str, ...] = ()
-    group: str = ""
+    group: Shown = ""
     tabs: tuple[str, ...] = ()
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from tui.resources.format import human_size, series_points
 from tui.resources.spec import ChartSpec, dig
+from tui.untrusted import Shown, shown
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Series:
         points: ``(epoch seconds, value)`` in time order.
     """
 
-    name: str
+    name: Shown
     points: tuple[tuple[float, float], ...]
 
     @property
@@ -53,8 +54,8 @@ class Series:
 class Chart:
     """A chart: a title, a unit and the series drawn together."""
 
-    title: str
-    unit: str
+    title: Shown
+    unit: Shown
     series: tuple[Series, ...]
 
     @property
@@ -74,13 +75,16 @@ def charts_of(stats: Mapping[str, Any], layout: Sequence[ChartSpec]) -> tuple[Ch
         Chart(
             chart.title,
             chart.unit,
-            tuple(Series(legend, series_points(dig(stats, path))) for path, legend in chart.series),
+            tuple(
+                Series(shown(legend), series_points(dig(stats, path)))
+                for path, legend in chart.series
+            ),
         )
         for chart in layout
     )
 
 
-def human_rate(value: float | None, unit: str) -> str:
+def human_rate(value: float | None, unit: Shown) -> Shown:
     """A compact number with its unit: ``12.5 %``, ``3.4 Mbit/s``, ``120 blocks/s``."""
     if value is None:
         return "—"
@@ -135,9 +139,9 @@ class Month:
         """Days in the month."""
         return calendar.monthrange(self.year, self.month)[1]
 
-    def label(self) -> str:
+    def label(self) -> Shown:
         """``March 2026``."""
-        return datetime(self.year, self.month, 1, tzinfo=UTC).strftime("%B %Y")
+        return shown(datetime(self.year, self.month, 1, tzinfo=UTC).strftime("%B %Y"))
 
     @classmethod
     def of(cls, epoch: float) -> Month:
@@ -161,7 +165,7 @@ def clamp_month(month: Month, earliest: Month, latest: Month) -> Month:
     return month
 
 
-def transfer_usage(transfer: Mapping[str, Any]) -> tuple[float | None, str]:
+def transfer_usage(transfer: Mapping[str, Any]) -> tuple[float | None, Shown]:
     """Share of the quota used this month and a sentence about it.
 
     ``used`` is in bytes, ``quota`` and ``billable`` in GB (the reference's units).

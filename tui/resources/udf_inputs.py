@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from tui.resources.forms import FieldKind, FormField
 from tui.resources.udf import Udf, choices_of, help_of, initial_value, input_name
+from tui.untrusted import shown
 
 
 def udf_form_fields(udfs: Sequence[Udf], script_label: str = "") -> tuple[FormField, ...]:
@@ -21,7 +22,8 @@ def udf_form_fields(udfs: Sequence[Udf], script_label: str = "") -> tuple[FormFi
     input, the rest text; the default is the input's default (prefilled by the form), and an
     input without one is required.
     """
-    group = f"Script fields: {script_label}" if script_label else "Script fields"
+    # Labels, help and the script's name are written by whoever wrote the script.
+    group = f"Script fields: {shown(script_label)}" if script_label else "Script fields"
     out: list[FormField] = []
     for udf in udfs:
         kind: FieldKind = "text"
@@ -34,10 +36,10 @@ def udf_form_fields(udfs: Sequence[Udf], script_label: str = "") -> tuple[FormFi
         out.append(
             FormField(
                 input_name(udf),
-                udf.label,
+                shown(udf.label),
                 kind,
                 required=udf.required,
-                help=help_of(udf),
+                help=shown(help_of(udf)),
                 choices=tuple((v, v) for v in choices_of(udf)),
                 group=group,
                 default=initial_value(udf),

@@ -114,6 +114,16 @@ class RefreshSettings(BaseModel):
     """Upper bound of the delay after repeated errors or rate limiting."""
 
 
+class CheckSettings(BaseModel):
+    """What the account check (``cloudtui check``) reads."""
+
+    model_config = _CONFIG
+
+    important_tags: list[str] = Field(default_factory=lambda: ["production"])
+    """Tags that mark an instance as important: one carrying any of them without backups is a
+    finding, e.g. ``important_tags = ["production", "billing"]`` (``[]`` turns the rule off)."""
+
+
 class Settings(BaseModel):
     """Everything the config file can say."""
 
@@ -145,6 +155,8 @@ class Settings(BaseModel):
     handoff: HandoffSettings = Field(default_factory=HandoffSettings)
     """Programs run on resources: [handoff.ssh], [handoff.k9s], [handoff.mysql],
     [handoff.mongosh], [handoff.editor]."""
+    check: CheckSettings = Field(default_factory=CheckSettings)
+    """The account check: [check] important_tags."""
 
     _unknown_keys: list[UnknownKey] = PrivateAttr(default_factory=list)
     _as_loaded: dict[str, Any] | None = PrivateAttr(default=None)

@@ -16,6 +16,8 @@ from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from tui.untrusted import Shown, shown
+
 Loc = tuple[str | int, ...]
 """A key's path in the file, as pydantic reports it: ``("profiles", "work", "base_url")``."""
 
@@ -43,8 +45,12 @@ class UnknownKey:
         """The key as a user writes it: ``handoff.ssh.prot``."""
         return dotted(self.loc)
 
-    def message(self) -> str:
-        """One line: what is unknown and what was probably meant."""
+    def message(self) -> Shown:
+        """One line: what is unknown and what was probably meant (display text: the keys come
+        from the user's file)."""
+        return shown(self._message())
+
+    def _message(self) -> str:
         where = f"line {self.line}: " if self.line else ""
         if self.kind == "binding id":
             what = f'[keymap] "{self.loc[-1]}" is not a binding id (it is ignored)'

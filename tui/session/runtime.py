@@ -99,6 +99,7 @@ class Session:
         latency: float = 0.0,
         retry: RetryPolicy | None = None,
         lazy: bool = False,
+        hostile: bool = False,
     ) -> Session:
         """A session on a freshly seeded in-process simulator (no token, no network, no port).
 
@@ -111,6 +112,7 @@ class Session:
             retry: Retry policy override.
             lazy: Build the simulator on the first request, in a worker thread, so the first
                 frame does not wait for it (``cloudtui --demo``).
+            hostile: Seed the hostile data set (``--demo-data hostile``).
         """
         from tui.simulator.auth import DEMO_TOKENS, READONLY_SCOPES
         from tui.simulator.lazy import IN_PROCESS_BASE, LazySimulatorTransport
@@ -122,7 +124,9 @@ class Session:
             from tui.simulator.app import Simulator
             from tui.simulator.faults import Faults
 
-            return Simulator(clock=clock, scale=scale, faults=Faults(latency=latency))
+            return Simulator(
+                clock=clock, scale=scale, faults=Faults(latency=latency), hostile=hostile
+            )
 
         backend: Simulator | LazySimulatorTransport
         if lazy:

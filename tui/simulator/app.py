@@ -8,6 +8,7 @@ and faults tests control.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import json
 import logging
@@ -31,6 +32,9 @@ from tui.simulator.clock import Clock, RealClock
 from tui.simulator.context import Collection, Ctx
 from tui.simulator.errors import SimError
 from tui.simulator.faults import Faults
+from tui.simulator.filterable import filterable
+from tui.simulator.filtering import HEADER as FILTER_HEADER
+from tui.simulator.filtering import RowFilter, parse_filter
 from tui.simulator.lazy import IN_PROCESS_BASE
 from tui.simulator.router import Router
 from tui.simulator.store import Store
@@ -58,7 +62,12 @@ DEFAULT_TIMINGS: dict[str, float] = {
     "volumes.create": 3.0,
     "volumes.resize": 4.0,
 }
-"""Seconds each asynchronous step takes (short, so the demo shows the transitions)."""
+"""Seconds each asynchronous step takes (short, so the demo shows the transitions).
+
+Virtual seconds: on a :class:`RealClock` running ``speed`` times faster a step takes
+``seconds / speed`` of real time; on a :class:`VirtualClock` it ends when the clock is advanced
+past it. ``images.upload_window`` is a time limit, not a step. With ``instant`` every step ends
+at the next request instead."""
 
 
 BODY_REQUIRED = frozenset({"PUT"})
@@ -135,6 +144,10 @@ class Simulator:
         state_path: Save the state to this file after every change.
         timings: Overrides of :data:`DEFAULT_TIMINGS`.
         upload_limit: Largest accepted image upload, bytes.
+        hostile: Seed the hostile data set (see :mod:`tui.simulator.hostile`).
+        instant: Every transition in progress (provisioning, booting, resizing ...) ends at the
+            next request, whatever the clock says: a client that polls sees the end state on
+            its first poll. Time limits (an upload window, an image's expiry) keep their time.
     """
 
     def __init__(
@@ -148,6 +161,8 @@ class Simulator:
         state_path: Path | None = None,
         timings: dict[str, float] | None = None,
         upload_limit: int = 5 * 1024**3,
+        hostile: bool = False,
+        instant: bool = False,
     ) -> None:
         from tui.simulator import handlers as _handlers  # noqa: F401  (registers handlers)
         from tui.simulator.seed import ensure_users, seed_demo
@@ -156,6 +171,7 @@ class Simulator:
         self.faults = faults or Faults()
         self.timings = {**DEFAULT_TIMINGS, **(timings or {})}
         self.upload_limit = upload_limit
+        self.instant = instant
         self.state_path = Path(state_path) if state_path else None
         self.router = Router(list(REGISTRY.values()))
         self._turns = asyncio.Lock()
@@ -171,6 +187,10 @@ class Simulator:
             store = Store()
             if seed:
                 seed_demo(store, self.clock.now(), scale=scale)
+                if hostile:
+                    from tui.simulator.hostile import make_hostile
+
+                    make_hostile(store)
         ensure_users(store)
         self.store = store
         self.request_log: list[str] = []
@@ -200,11 +220,14 @@ class Simulator:
         self.tokens[token] = info
 
     def advance(self) -> int:
-        """Run every timed transition now due; returns how many ran."""
+        """Run every timed transition now due (in instant mode: every one but time limits);
+        returns how many ran."""
         ran = 0
+        early = self._not_a_deadline if self.instant else None
         # Transitions may schedule follow-ups that are already due; loop until quiet.
         while True:
-            due = self.store.pop_due(self.clock.now())
+            now = self.clock.now()
+            due = self.store.pop_due(now, early=early)
             if not due:
                 return ran
             for event in due:
@@ -212,8 +235,13 @@ class Simulator:
                 if fn is None:
                     log.warning("no transition named %s", event["name"])
                     continue
-                fn(self.store, event["at"], **event["args"])
+                # A transition brought forward happens now, not at its planned time.
+                fn(self.store, min(event["at"], now), **event["args"])
                 ran += 1
+
+    @staticmethod
+    def _not_a_deadline(name: str) -> bool:
+        return name not in registry.DEADLINES
 
     # -- ASGI -------------------------------------------------------------------------------
 
@@ -334,14 +362,14 @@ class Simulator:
             elif not decision.lose:
                 headers = {"Retry-After": str(decision.retry_after)} if decision.retry_after else {}
                 return _error(decision.status or 500, decision.reason, **headers)
-        response = await self._handle(request, method, ep, params)
+        response = await self._handle(request, method, ep, params, path)
         if decision is not None and decision.lose:
             # The change is made (and saved); only the answer is lost on the way back.
             raise DroppedConnection()
         return response
 
     async def _handle(
-        self, request: Request, method: str, ep: Endpoint, params: dict[str, str]
+        self, request: Request, method: str, ep: Endpoint, params: dict[str, str], path: str
     ) -> Response:
         """Authenticate, validate and run the endpoint's handler; the answer to send."""
         self.advance()
@@ -349,6 +377,12 @@ class Simulator:
             principal = self._authenticate(request, ep)
             body = await self._read_body(request, method)
             query = dict(parse_qsl(request.url.query, keep_blank_values=True))
+            # One filter mechanism for every listing, read before any work is done.
+            row_filter = (
+                parse_filter(request.headers.get(FILTER_HEADER), filterable(ep.name))
+                if ep.paged
+                else None
+            )
             handler = registry.HANDLERS.get(ep.name)
             if handler is None:
                 return _error(501, f"{ep.key} is not implemented by the simulator")
@@ -362,15 +396,44 @@ class Simulator:
                 base_url=str(request.base_url).rstrip("/"),
                 client_ip=request.client.host if request.client else "127.0.0.1",
             )
+            if method == "PUT":
+                ctx.current = await self._current(ctx, path)
             self.request_log.append(ep.name)
             result = handler(ctx)
             if inspect.isawaitable(result):
                 result = await result
-            response = self._render(ep, result, query)
+            response = self._render(ep, result, query, row_filter)
         except SimError as err:
-            response = _json(err.payload(), err.status, err.headers or None)
+            payload = err.payload()
+            if self.store.meta.get("hostile"):
+                from tui.simulator.hostile import hostile_errors
+
+                payload = {"errors": hostile_errors(err.errors)}
+            response = _json(payload, err.status, err.headers or None)
         self._persist()
         return response
+
+    async def _current(self, ctx: Ctx, path: str) -> dict[str, Any] | None:
+        """What a read of ``path`` answers now (of the path above it when ``path`` has no read),
+        for the caller of the update ``ctx``: the representation an update may echo.
+
+        None when there is no such read or it is refused (the update's handler then answers
+        for itself: 404, 403 ...).
+        """
+        for candidate in (path, path.rstrip("/").rsplit("/", 1)[0]):
+            view, params, _known = self.router.match("GET", candidate)
+            handler = registry.HANDLERS.get(view.name) if view is not None else None
+            if view is None or handler is None:
+                continue
+            read = dataclasses.replace(ctx, endpoint=view, params=params, body={}, current=None)
+            try:
+                result = handler(read)
+                if inspect.isawaitable(result):
+                    result = await result
+            except SimError:
+                return None
+            return result if isinstance(result, dict) else None
+        return None
 
     def _persist(self) -> None:
         if self.state_path is not None and self.store.dirty:
@@ -414,11 +477,14 @@ class Simulator:
         except ValueError:
             raise SimError(400, "Request body is not valid JSON") from None
 
-    def _render(self, ep: Endpoint, result: Any, query: dict[str, str]) -> Response:
+    def _render(
+        self, ep: Endpoint, result: Any, query: dict[str, str], row_filter: RowFilter | None
+    ) -> Response:
         if isinstance(result, Response):
             return result
         if isinstance(result, Collection):
-            return _json(self._paginate(ep, result.items, query))
+            items = row_filter.apply(result.items) if row_filter else result.items
+            return _json(self._paginate(ep, items, query))
         if result is None:
             return _json({})
         return _json(result)

@@ -12,6 +12,7 @@ from tui.simulator.clock import iso
 from tui.simulator.demo_users import grant_restricted
 from tui.simulator.errors import bad_request, not_found
 from tui.simulator.store import Store
+from tui.simulator.validate import Check
 
 if TYPE_CHECKING:
     from tui.simulator.app import Simulator
@@ -41,6 +42,9 @@ class Ctx:
         principal: Who is calling.
         base_url: Absolute URL of the simulator root (``http://host:port``), for pre-signed URLs.
         client_ip: Caller's address as the server saw it.
+        current: For an update (``PUT``), the resource as a read of the same path answers it
+            now (the one above it where the path has no read), or None: what a client that
+            sends back what it read would echo.
     """
 
     sim: Simulator
@@ -51,6 +55,7 @@ class Ctx:
     principal: Principal
     base_url: str = "http://127.0.0.1"
     client_ip: str = "127.0.0.1"
+    current: dict[str, Any] | None = None
 
     @property
     def store(self) -> Store:
@@ -84,6 +89,11 @@ class Ctx:
         if isinstance(value, str) and value.isascii() and value.isdigit():
             return int(value)
         raise not_found()
+
+    def check(self) -> Check:
+        """A :class:`Check` over the body that knows :attr:`current`, so an update may echo the
+        fields it read (see :meth:`Check.unknown`)."""
+        return Check(self.body, current=self.current)
 
     def require_body_object(self) -> dict[str, Any]:
         """The body, which must be a JSON object (400 otherwise)."""

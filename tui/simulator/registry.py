@@ -26,6 +26,9 @@ Seeder = Callable[["SeedContext"], None]
 
 HANDLERS: dict[str, Handler] = {}
 TRANSITIONS: dict[str, Callable[..., None]] = {}
+DEADLINES: set[str] = set()
+"""Names of timed events that are time limits (an upload window, an expiry date) rather than
+work that takes time: the simulator's instant mode leaves them at their time."""
 SEEDERS: list[tuple[int, str, Seeder]] = []
 
 
@@ -78,11 +81,21 @@ def handles(name: str) -> Callable[[Handler], Handler]:
     return register
 
 
-def transition(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Register a timed transition, called as ``fn(store, now, **args)`` when due."""
+def transition(
+    name: str, *, deadline: bool = False
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a timed transition, called as ``fn(store, now, **args)`` when due.
+
+    Args:
+        name: The event name handlers schedule.
+        deadline: The event ends a time limit (see :data:`DEADLINES`) instead of finishing
+            work in progress.
+    """
 
     def register(fn: Callable[..., None]) -> Callable[..., None]:
         TRANSITIONS[name] = fn
+        if deadline:
+            DEADLINES.add(name)
         return fn
 
     return register

@@ -21,6 +21,8 @@ def build_simulator(
     scale: int = 0,
     state: Path | None = None,
     faults: Faults | None = None,
+    hostile: bool = False,
+    instant: bool = False,
 ) -> Simulator:
     """A simulator for serving: real clock, optional persisted state.
 
@@ -29,13 +31,21 @@ def build_simulator(
         scale: Extra instances to seed (ignored when an existing state is loaded).
         state: State file: loaded when it exists, saved after every change.
         faults: Fault settings.
+        hostile: Seed the hostile data set (ignored when an existing state is loaded).
+        instant: Transitions end at the next request (see :class:`Simulator`).
 
     Raises:
         StateFileError: The state file exists but cannot be used (it is left untouched).
     """
     store = Store.load(state) if state is not None and state.exists() else None
     sim = Simulator(
-        clock=RealClock(speed), store=store, faults=faults, scale=scale, state_path=state
+        clock=RealClock(speed),
+        store=store,
+        faults=faults,
+        scale=scale,
+        state_path=state,
+        hostile=hostile,
+        instant=instant,
     )
     if state is not None and store is None:
         sim.store.save(state)
@@ -84,6 +94,8 @@ def serve(
     scale: int = 0,
     state: Path | None = None,
     faults: Faults | None = None,
+    hostile: bool = False,
+    instant: bool = False,
 ) -> int:
     """Run the simulator until interrupted.
 
@@ -105,7 +117,14 @@ def serve(
         return 1
     with sock:
         try:
-            sim = build_simulator(speed=speed, scale=scale, state=state, faults=faults)
+            sim = build_simulator(
+                speed=speed,
+                scale=scale,
+                state=state,
+                faults=faults,
+                hostile=hostile,
+                instant=instant,
+            )
         except StateFileError as exc:
             print(f"cloudtui sim: {exc}", file=sys.stderr)
             return 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -150,12 +151,23 @@ class Store:
             self.dirty = True
         return dropped
 
-    def pop_due(self, now: float) -> list[dict[str, Any]]:
-        """Remove and return the events due at ``now``, oldest first."""
-        due = [e for e in self.events if e["at"] <= now]
+    def pop_due(
+        self, now: float, *, early: Callable[[str], bool] | None = None
+    ) -> list[dict[str, Any]]:
+        """Remove and return the events due at ``now``, oldest first.
+
+        Args:
+            now: The current time.
+            early: Event names for which it is true are due whatever their time.
+        """
+
+        def is_due(event: dict[str, Any]) -> bool:
+            return event["at"] <= now or (early is not None and early(event["name"]))
+
+        due = [e for e in self.events if is_due(e)]
         if not due:
             return []
-        self.events = [e for e in self.events if e["at"] > now]
+        self.events = [e for e in self.events if not is_due(e)]
         due.sort(key=lambda e: (e["at"], e["seq"]))
         self.dirty = True
         return due

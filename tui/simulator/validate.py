@@ -3,26 +3,58 @@
 Rules come from the reference text, written out in each handler with these helpers; the
 client's pydantic models are deliberately not reused, so a wrong model cannot hide behind an
 equally wrong server.
+
+How lenient a body is read is decided here, once, by :meth:`Check.unknown` (every handler
+declares the fields its operation takes through it):
+
+* ``null`` for an optional field means "not given", unless the field is declared nullable
+  (there ``null`` is a value: it clears the field).
+* An update may echo what it read: a field the operation does not take, sent back with the
+  value the resource has now (``id``, ``created``, ``backups.enabled`` ...), is ignored. A
+  *different* value for such a field is refused (it cannot be changed here), except for the
+  fields the service moves by itself (:data:`VOLATILE`), and a name the resource does not have
+  is refused as unknown.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tui.simulator.errors import SimError
 
 _MISSING = object()
+
+VOLATILE = frozenset({"updated", "status", "nodes_status", "nodes"})
+"""Read-only fields the service changes by itself (every write moves ``updated``; statuses,
+and the nodes with theirs, move on the clock). A client cannot know its copy is current, so an
+echo of them is ignored whatever its value instead of refused as a change."""
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+_Tree = dict[str, "_Tree"]
+"""Allowed fields as a tree: an empty subtree allows the whole value."""
+
+
+def _tree(allowed: Iterable[str]) -> _Tree:
+    tree: _Tree = {}
+    for name in allowed:
+        node = tree
+        for part in name.split("."):
+            node = node.setdefault(part, {})
+    return tree
 
 
 class Check:
     """Collects field errors over a body, then raises them all at once.
 
     Args:
-        body: The decoded JSON body (non-objects are reported as one error).
+        body: The decoded JSON body (non-objects are reported as one error). It is not
+            changed: :meth:`unknown` works on a copy.
+        current: For an update, the resource as a read of it answers now; fields echoed from
+            it unchanged are ignored by :meth:`unknown`.
 
     Example:
         >>> v = Check({"label": "x"})
@@ -30,8 +62,9 @@ class Check:
         >>> v.done()  # raises SimError(400) naming 'label'
     """
 
-    def __init__(self, body: Any) -> None:
+    def __init__(self, body: Any, *, current: Mapping[str, Any] | None = None) -> None:
         self.errors: list[dict[str, Any]] = []
+        self.current = current
         if isinstance(body, dict):
             self.body: dict[str, Any] = body
         else:
@@ -197,17 +230,68 @@ class Check:
             )
         return value
 
-    def unknown(self, allowed: Iterable[str]) -> None:
-        """Refuse fields outside ``allowed`` (for operations whose field list is closed)."""
-        allowed_set = set(allowed)
-        for key in self.body:
-            if key not in allowed_set:
-                self.fail(key, f"{key} is not a recognised field")
+    def unknown(self, allowed: Iterable[str], *, nullable: Iterable[str] = ()) -> None:
+        """Declare the fields the operation takes; refuse the others.
+
+        Call it first: it settles what the other methods see. ``null`` for a declared field
+        that is not in ``nullable`` is dropped (the field counts as not given). With
+        ``current`` (an update), a field outside ``allowed`` that repeats its current value is
+        dropped too, one with another value is refused ("cannot be changed"); without it, or
+        for a name the resource does not have, the field is refused as not recognised.
+
+        Args:
+            allowed: Field names; ``"a.b"`` allows only member ``b`` of object ``a`` (its other
+                members are read-only: echoed unchanged they are dropped, changed refused).
+            nullable: Allowed fields for which ``null`` is a value (it clears the field).
+        """
+        self.body = self._settle(self.body, _tree(allowed), set(nullable), self.current, "")
+
+    def _settle(
+        self,
+        body: dict[str, Any],
+        tree: _Tree,
+        nullable: set[str],
+        current: Mapping[str, Any] | None,
+        prefix: str,
+    ) -> dict[str, Any]:
+        """``body`` without the fields that count as not given; refused ones are reported."""
+        kept: dict[str, Any] = {}
+        for key, value in body.items():
+            path = f"{prefix}{key}"
+            was = current.get(key, _MISSING) if current is not None else _MISSING
+            if key in tree:
+                members = tree[key]
+                if value is None and path not in nullable:
+                    continue  # null for an optional field: not given
+                if members and isinstance(value, dict):
+                    inner = was if isinstance(was, Mapping) else None
+                    kept[key] = self._settle(value, members, nullable, inner, f"{path}.")
+                else:
+                    kept[key] = value
+            elif was is _MISSING:
+                self.fail(path, f"{path} is not a recognised field")
+            elif value is not None and key not in VOLATILE and not same_json(value, was):
+                self.fail(path, f"{path} cannot be changed here")
+            # else: read-only and echoed unchanged (or null: not given, or volatile): ignored
+        return kept
 
     def done(self) -> None:
         """Raise one 400 with every collected error (nothing happens when clean)."""
         if self.errors:
             raise SimError(400, errors=self.errors)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """True when two decoded JSON values are equal as JSON (``true`` is not ``1``)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and a == b
 
 
 _QUERY_INT = re.compile(r"-?[0-9]+")

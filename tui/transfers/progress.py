@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tui.resources.format import human_size
+from tui.untrusted import Shown, shown
 
 RATE_WINDOW = 3.0
 """Seconds of samples the rate is measured over (recent speed, not the average since start)."""
@@ -35,7 +36,7 @@ class State(StrEnum):
 FINAL_STATES = frozenset({State.DONE, State.SKIPPED, State.FAILED, State.CANCELLED})
 
 
-def human_duration(seconds: float | None) -> str:
+def human_duration(seconds: float | None) -> Shown:
     """``75`` -> ``1:15``, ``3725`` -> ``1:02:05``; unknown -> ``--:--``."""
     if seconds is None or seconds != seconds or seconds < 0 or seconds > 360_000:
         return "--:--"
@@ -204,7 +205,7 @@ class Batch:
         """True when every file reached a final state."""
         return all(f.state in FINAL_STATES for f in self.files)
 
-    def total_text(self) -> str:
+    def total_text(self) -> Shown:
         """``3/10 files  12 MB / 256 MB  48%  48.2 MB/s  ETA 0:05``; ``3/10 files`` alone
         when the batch moves no bytes (deletions: never ``0 B / 0 B``)."""
         total = self.total_bytes
@@ -218,10 +219,10 @@ class Batch:
             f"{human_size(self.rate())}/s  ETA {human_duration(self.eta())}"
         )
 
-    def summary(self) -> str:
+    def summary(self) -> Shown:
         """``7 done, 1 skipped, 2 failed`` (only the non-zero parts)."""
         parts = [
-            f"{self.count(state)} {state.value}"
+            f"{self.count(state)} {shown(state.value)}"
             for state in (State.DONE, State.SKIPPED, State.FAILED, State.CANCELLED)
             if self.count(state)
         ]

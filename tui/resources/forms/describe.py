@@ -29,6 +29,7 @@ from tui.resources.forms.spec import (
     Repeat,
 )
 from tui.resources.spec import dig
+from tui.untrusted import Shown, shown
 
 
 @dataclass
@@ -142,15 +143,15 @@ ACRONYMS = {
 }
 
 
-def _title(name: str) -> str:
+def _title(name: str) -> Shown:
     if name in FIELD_TITLES:
         return FIELD_TITLES[name]
     words = [ACRONYMS.get(w, w) for w in name.split("_") if w]
-    text = " ".join(words)
+    text = shown(" ".join(words))
     return text[:1].upper() + text[1:]
 
 
-def form_title(name: str) -> str:
+def form_title(name: str) -> Shown:
     """The title a form gives the field ``name`` (``compute_id`` -> ``Instance``)."""
     return _title(name)
 
@@ -162,7 +163,7 @@ def _is_model(tp: Any) -> bool:
 def _fields_of(
     model: type[BaseModel],
     prefix: str = "",
-    group: str | None = None,
+    group: Shown | None = None,
     repeats: dict[str, Repeat] | None = None,
 ) -> list[FormField]:
     """The inputs of ``model`` under ``prefix``; lists of objects become rows (see :class:`Repeat`)
@@ -181,8 +182,10 @@ def _fields_of(
         default = None if info.is_required() else info.get_default(call_default_factory=True)
         if default is None:
             default = server_defaults.get(key)  # what the server assumes (preselected)
-        help_text = (info.description or "").strip()
-        title = info.title or _title(key)
+        # Titles and help are the models' own words, passed through the boundary once here.
+        # Docstrings wrap at the source's width: one line of words, the terminal wraps it.
+        help_text = shown(" ".join((info.description or "").split()))
+        title = shown(info.title or _title(key))
         core = shape.core
         origin = typing.get_origin(core)
         rule = rules[key].at(prefix) if key in rules else None
@@ -239,11 +242,11 @@ def _example(model: type[BaseModel]) -> dict[str, Any]:
 
 def _leaf(
     path: str,
-    title: str,
+    title: Shown,
     shape: _Shape,
     required: bool,
-    help_text: str,
-    group: str | None,
+    help_text: Shown,
+    group: Shown | None,
     default: Any,
     source_name: str | None = None,
 ) -> FormField:
@@ -388,30 +391,30 @@ def _irreversible_of(model: type[BaseModel], prefix: str = "") -> dict[str, tupl
     return out
 
 
-def irreversible_changes(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
+def irreversible_changes(form: FormSpec, body: Mapping[str, Any]) -> list[Shown]:
     """What the body would do that cannot be undone (empty: nothing), in words."""
-    out: list[str] = []
+    out: list[Shown] = []
     for name, (value, meaning) in form.irreversible.items():
         node: Any = body
         for part in name.split("."):
             node = node.get(part) if isinstance(node, Mapping) else None
         if node is not None and node == value:
-            out.append(meaning)
+            out.append(shown(meaning))
     return out
 
 
-def sent_notes(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
+def sent_notes(form: FormSpec, body: Mapping[str, Any]) -> list[Shown]:
     """What sending the body's fields named in :attr:`FormSpec.confirm_sent` does, in words
     (empty: nothing to confirm)."""
-    out: list[str] = []
+    out: list[Shown] = []
     for name, meaning in form.confirm_sent.items():
         value = dig(body, name)
         if value is not None:
-            out.append(meaning.format(value=value))
+            out.append(shown(meaning.format(value=value)))
     return out
 
 
-def empty_cautions(form: FormSpec, body: Mapping[str, Any]) -> list[str]:
+def empty_cautions(form: FormSpec, body: Mapping[str, Any]) -> list[Shown]:
     """What leaving a field out of ``body`` means, for the fields the model warns about."""
     warned: Mapping[str, str] = getattr(form.model, "warn_when_empty", {})
-    return [text for name, text in warned.items() if body.get(name) in (None, "", [], {})]
+    return [shown(text) for name, text in warned.items() if body.get(name) in (None, "", [], {})]

@@ -10,6 +10,7 @@ from typing import Any
 from tui.resources.forms.choices import Lenient
 from tui.resources.forms.describe import form_title
 from tui.resources.forms.spec import FormField, FormResult, FormSpec
+from tui.untrusted import shown
 
 
 def loc_name(loc: Iterable[Any]) -> str:
@@ -87,7 +88,7 @@ def place(form: FormSpec, name: str, message: str, result: FormResult) -> None:
             target = _mentioned(form, message)
     if target is None:
         text = f"{form_title(name)}: {message}" if name else message
-        result.general.append(humanize(form, text))
+        result.general.append(shown(humanize(form, text)))
     elif target not in result.errors:
         result.errors[target] = humanize(form, message)
 

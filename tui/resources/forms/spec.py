@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from tui.models.rules import When
 from tui.resources.forms.choices import ChoiceSource
+from tui.untrusted import Shown, shown
 
 FieldKind = Literal[
     "text",
@@ -51,7 +52,7 @@ REDACTED = "<REDACTED>"
 """What the API returns instead of a stored secret: never prefilled, so an edit keeps it."""
 
 
-def _num(value: float) -> str:
+def _num(value: float) -> Shown:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
@@ -79,20 +80,20 @@ class FormField:
     """
 
     name: str
-    title: str
+    title: Shown
     kind: FieldKind
     required: bool = False
-    help: str = ""
+    help: Shown = ""
     choices: tuple[tuple[str, Any], ...] = ()
     source: ChoiceSource | None = None
-    group: str | None = None
+    group: Shown | None = None
     default: Any = None
     min_length: int | None = None
     max_length: int | None = None
     ge: float | None = None
     le: float | None = None
     item_type: type = str
-    locked: str = ""
+    locked: Shown = ""
     required_when: str = ""
     """When the model's own checks need this optional field, in words (shown for "optional")."""
     send: bool = True
@@ -109,15 +110,15 @@ class FormField:
         """Placeholder: bounds and default in a few words."""
         return self.hint_for(self.required)
 
-    def hint_for(self, required: bool, note: str = "") -> str:
+    def hint_for(self, required: bool, note: str = "") -> Shown:
         """The hint while the input is ``required`` (or not), with a rule's ``note`` first."""
-        parts: list[str] = [note] if note else []
+        parts: list[Shown] = [shown(note)] if note else []
         if self.kind == "list":
             parts.append("comma-separated")
         if self.kind == "lines":
             parts.append("one per line")
         if self.pem:
-            parts.append(f"paste the PEM {self.pem} or a file path")
+            parts.append(f"paste the PEM {shown(self.pem)} or a file path")
         if self.kind == "picks":
             parts.append("space ticks")
         if self.min_length is not None and self.max_length is not None:
@@ -132,9 +133,9 @@ class FormField:
             default = self.default
             if isinstance(default, list | tuple):
                 default = ", ".join(map(str, default))  # a multi-choice's: nginx, not ['nginx']
-            parts.append(f"default {default}")
+            parts.append(f"default {shown(default)}")
         if self.required_when and not required:
-            parts.append(self.required_when)
+            parts.append(shown(self.required_when))
         elif not required and self.kind not in ("bool",) and not note:
             parts.append("optional")
         return ", ".join(parts)
@@ -153,12 +154,12 @@ class Repeat:
     """
 
     path: str
-    title: str
+    title: Shown
     model: type[BaseModel]
-    group: str | None = None
+    group: Shown | None = None
     max_rows: int | None = None
 
-    def row_group(self, index: int) -> str:
+    def row_group(self, index: int) -> Shown:
         """The group title of row ``index``."""
         own = f"{self.title} {index + 1}"
         return f"{self.group} · {own}" if self.group else own
@@ -228,7 +229,7 @@ class FormResult:
 
     body: dict[str, Any] | None = None
     errors: dict[str, str] = field(default_factory=dict)
-    general: list[str] = field(default_factory=list)
+    general: list[Shown] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -196,7 +196,8 @@ CREATE_FIELDS = (
     "private_ip",
     "interfaces",
 )
-UPDATE_FIELDS = ("alerts", "backups", "group", "label", "tags", "watchdog_enabled")
+UPDATE_FIELDS = ("alerts", "backups.schedule", "group", "label", "tags", "watchdog_enabled")
+"""What an instance update takes: of ``backups`` only its ``schedule``."""
 CONFIG_FIELDS = (
     "label",
     "devices",
@@ -1326,8 +1327,8 @@ def _restore_layout(
 def instances_update(ctx: Ctx) -> dict[str, Any]:
     """Change label, tags, group, watchdog, alerts and the backup schedule."""
     record = _instance(ctx, write=True)
-    v = Check(ctx.body)
-    v.unknown(UPDATE_FIELDS)
+    v = ctx.check()
+    v.unknown(UPDATE_FIELDS, nullable=("group",))
     label = _check_label(ctx, v, create=False, own_id=record["id"])
     tags = _check_tags(ctx, v, list(record.get("tags") or []))
     group = v.string("group", max_len=GROUP_MAX, nullable=True)
@@ -1379,9 +1380,6 @@ def _check_schedule(v: Check) -> dict[str, str]:
     out: dict[str, str] = {}
     if raw is None:
         return out
-    for key in raw:
-        if key != "schedule":
-            v.fail(f"backups.{key}", f"only backups.schedule can be changed here, not {key}")
     schedule = raw.get("schedule")
     if schedule is None:
         return out
@@ -1625,8 +1623,8 @@ def configs_update(ctx: Ctx) -> dict[str, Any]:
     """Change a profile; ``devices`` and ``interfaces`` replace the whole map or list."""
     instance = _instance(ctx, write=True)
     config = _config(ctx, instance)
-    v = Check(ctx.body)
-    v.unknown(CONFIG_FIELDS)
+    v = ctx.check()
+    v.unknown(CONFIG_FIELDS, nullable=("comments",))
     f = _check_config_fields(ctx, v, instance, create=False)
     v.done()
     for key in ("label", "kernel", "memory_limit", "run_level", "virt_mode", "root_device"):

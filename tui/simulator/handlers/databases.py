@@ -3,8 +3,9 @@
 Choices where the reference is silent:
 
 * Engine ids carry no slash (``mysql_8.0.30``) because the engine view takes one path segment;
-  the view also accepts the ``engine/version`` form used on create (``mysql/8.0.30``, which the
-  client sends percent-encoded).
+  the view also accepts the ``engine/version`` form (``mysql/8.0.30``, which the client sends
+  percent-encoded). Create takes ``engine/version``, the format the reference gives, and as
+  well the id the engines listing gives (the reference: "ids are used on create").
 * The reference has no per-database grant kind, so restricted users see every database; creation
   needs the ``add_databases`` global grant; delete and credentials reset need an unrestricted user.
 * State refusals answer 409. Besides the named statuses (``provisioning``, ``active``,
@@ -264,7 +265,7 @@ def _check_window(v: Check) -> dict[str, Any] | None:
     if raw is None:
         return None
     w = Check(raw)
-    w.unknown(WINDOW_FIELDS)
+    w.unknown(WINDOW_FIELDS, nullable=("week_of_month",))
     window = {
         "day_of_week": w.integer("day_of_week", required=True, lo=1, hi=7),
         "duration": w.integer("duration", required=True, lo=1, hi=3),
@@ -335,9 +336,13 @@ def mysql_create(ctx: Ctx) -> dict[str, Any]:
     engine_text = v.string("engine", required=True)
     engine: dict[str, str] | None = None
     if isinstance(engine_text, str):
-        engine = engine_by_value(engine_text) if "/" in engine_text else None
+        engine = engine_by_value(engine_text)
         if engine is None:
-            v.fail("engine", "engine must be a known engine/version, for example mysql/8.0.30")
+            v.fail(
+                "engine",
+                "engine must be a known engine/version (mysql/8.0.30) or an id of the engines "
+                "listing (mysql_8.0.30)",
+            )
         elif engine["engine"] != "mysql":
             v.fail("engine", "only MySQL databases can be created (MongoDB creation is closed)")
     label = v.string("label", required=True, min_len=3, max_len=32)
@@ -404,7 +409,7 @@ def instance_update(ctx: Ctx) -> dict[str, Any]:
     """Change the allow list (replaced whole), label or maintenance window of an active database."""
     db = _load(ctx)
     _require_status(db, ("active",), "Updating a database")
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(UPDATE_FIELDS)
     label = v.string("label", min_len=3, max_len=32)
     if (

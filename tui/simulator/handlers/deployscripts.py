@@ -156,7 +156,7 @@ def _check_script(v: Check, *, required: bool) -> Any:
 
 
 def _check_fields(ctx: Ctx, v: Check, *, create: bool) -> dict[str, Any]:
-    v.unknown(FIELDS)
+    v.unknown(FIELDS, nullable=("description", "rev_note"))
     return {
         "label": v.string("label", required=create, min_len=LABEL_MIN, max_len=LABEL_MAX),
         "images": _check_images(ctx, v, required=create),
@@ -211,7 +211,7 @@ def scripts_view(ctx: Ctx) -> dict[str, Any]:
 def scripts_update(ctx: Ctx) -> dict[str, Any]:
     """Change one of the account's scripts; publishing cannot be undone."""
     record = _writable(ctx)
-    v = Check(ctx.body)
+    v = ctx.check()
     f = _check_fields(ctx, v, create=False)
     if record["is_public"] and f["is_public"] is False:
         v.fail("is_public", "a public deployment script cannot be made private")

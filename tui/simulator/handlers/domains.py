@@ -135,7 +135,12 @@ RECORD_FIELDS = (
     "service",
     "tag",
 )
-SRV_ONLY = ("weight", "port", "service", "protocol")
+SRV_STRINGS = ("service", "protocol")
+SRV_ONLY = ("weight", "port", *SRV_STRINGS)
+RECORD_NULLABLE = ("name", "target", "ttl_sec", "priority", "weight", "port", *SRV_STRINGS, "tag")
+"""Record fields for which an update's null is a value, meaning what it means on create (the
+apex, the zone's TTL, unset); the reference marks ``protocol``, ``service`` and ``tag``
+nullable."""
 NUMBERS = ("priority", "weight", "port")
 """Integer record fields: 0 (never null) where a record's type has no use for them."""
 CAA_TAGS = ("issue", "issuewild", "iodef")
@@ -883,8 +888,8 @@ def domains_view(ctx: Ctx) -> dict[str, Any]:
 def domains_update(ctx: Ctx) -> dict[str, Any]:
     """Change a zone's settings; the zone file is rendered again."""
     record = _domain(ctx, write=True)
-    v = Check(ctx.body)
-    v.unknown(DOMAIN_FIELDS)
+    v = ctx.check()
+    v.unknown(DOMAIN_FIELDS, nullable=("description", "group", "soa_email"))
     name = _check_domain_name(ctx, v, required=False, exclude=record["id"])
     kind = v.string("type", choices=("master", "slave"))
     status = v.string("status", choices=("active", "disabled"))
@@ -1007,9 +1012,10 @@ def records_update(ctx: Ctx) -> dict[str, Any]:
     """Change a record (not its type); the zone file is rendered again."""
     domain = _domain(ctx, write=True)
     record = _record(ctx, domain)
-    body = ctx.require_body_object()
-    unknown = Check(body)
-    unknown.unknown(RECORD_FIELDS)
+    ctx.require_body_object()
+    unknown = ctx.check()
+    unknown.unknown(RECORD_FIELDS, nullable=RECORD_NULLABLE)
+    body = unknown.body
     if "type" in body and body["type"] != record.get("type"):
         unknown.fail("type", "a record's type cannot change: delete it and create a new one")
     unknown.done()

@@ -185,7 +185,7 @@ def upload_processed(store: Store, now: float, id: str) -> None:
     store.put(IMAGES, id, image)
 
 
-@transition("images.upload_expire")
+@transition("images.upload_expire", deadline=True)
 def upload_expired(store: Store, now: float, id: str, token: str) -> None:
     """No data arrived within the upload window: the upload is cancelled, the image deleted."""
     image = store.get(IMAGES, id)
@@ -200,7 +200,7 @@ def upload_expired(store: Store, now: float, id: str, token: str) -> None:
     drop_grants(store, "image", image_number(image))
 
 
-@transition("images.expire")
+@transition("images.expire", deadline=True)
 def automatic_expired(store: Store, now: float, id: str) -> None:
     """An automatic image reached its expiry date and is deleted."""
     image = store.get(IMAGES, id)
@@ -301,8 +301,8 @@ def images_upload(ctx: Ctx) -> dict[str, Any]:
 def images_update(ctx: Ctx) -> dict[str, Any]:
     """Change label and description of a private image (description may be null)."""
     image = _writable(ctx)
-    v = Check(ctx.body)
-    v.unknown(("label", "description"))
+    v = ctx.check()
+    v.unknown(("label", "description"), nullable=("description",))
     label = _check_label(v, required=False)
     description = _check_description(v)
     v.done()

@@ -390,7 +390,7 @@ def clusters_update(ctx: Ctx) -> dict[str, Any]:
     """Change label, tags (replaced whole), version (next minor only) or enable HA."""
     cluster = _cluster(ctx)
     _writer(ctx)
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(("label", "k8s_version", "tags", "control_plane"))
     label = _check_label(v, required=False)
     tags = v.string_list("tags")
@@ -525,12 +525,9 @@ def pools_update(ctx: Ctx) -> dict[str, Any]:
     cluster = _cluster(ctx)
     pool = _pool(ctx, cluster)
     _writer(ctx)
-    v = Check(ctx.body)
-    for key in v.body:
-        if key == "disks":
-            v.fail("disks", "disks cannot be changed after the pool is created")
-        elif key not in ("count", "autoscaler"):
-            v.fail(key, f"{key} is not a recognised field")
+    v = ctx.check()
+    # The pool's other fields (type, disks, tags, nodes) are fixed once it is created.
+    v.unknown(("count", "autoscaler"))
     count = v.integer("count", lo=1, hi=100)
     autoscaler = _check_autoscaler(v, count if isinstance(count, int) else pool["count"])
     v.done()

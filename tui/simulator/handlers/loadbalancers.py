@@ -118,6 +118,8 @@ CONFIG_FIELDS = (
     "ssl_cert",
     "ssl_key",
 )
+CONFIG_NULLABLE = ("ssl_cert", "ssl_key", *TEXTS)
+"""Config fields an update may set to null (to clear them)."""
 CONFIG_DEFAULTS: dict[str, Any] = {
     "port": 80,
     "protocol": "http",
@@ -790,7 +792,7 @@ def balancers_view(ctx: Ctx) -> dict[str, Any]:
 def balancers_update(ctx: Ctx) -> dict[str, Any]:
     """Change label, connection throttle, tags or the transfer counters."""
     record = _writable_balancer(ctx)
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(("label", "client_conn_throttle", "tags", "transfer"))
     label = _check_balancer_label(ctx, v, exclude=record["id"])
     throttle = v.integer("client_conn_throttle", lo=0, hi=THROTTLE_MAX)
@@ -863,8 +865,8 @@ def configs_update(ctx: Ctx) -> dict[str, Any]:
     """Change a port config; every rule is checked on the result."""
     balancer = _writable_balancer(ctx)
     config = _config(ctx, balancer)
-    v = Check(ctx.body)
-    v.unknown(CONFIG_FIELDS)
+    v = ctx.check()
+    v.unknown(CONFIG_FIELDS, nullable=CONFIG_NULLABLE)
     fields = _check_config(v, config, _ports(ctx.store, balancer["id"], exclude=config["id"]))
     v.done()
     assert fields is not None  # v.done() raised otherwise
@@ -921,7 +923,7 @@ def nodes_update(ctx: Ctx) -> dict[str, Any]:
     balancer = _writable_balancer(ctx)
     config = _config(ctx, balancer)
     node = _node(ctx, config)
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(NODE_FIELDS)
     taken = _backends(ctx.store, config, exclude=node["id"])
     fields = _check_node(v, node, int(config.get("port") or 80), taken)

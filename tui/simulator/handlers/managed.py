@@ -284,7 +284,8 @@ def _check_phone(v: Check, *, create: bool) -> tuple[bool, dict[str, Any] | None
 
 def _check_contact(v: Check, *, create: bool) -> dict[str, Any]:
     """Validated contact changes (only fields present in the body)."""
-    v.unknown(("name", "email", "group", "phone"))
+    # An update clears the group or both numbers with null; on create null is "not given".
+    v.unknown(("name", "email", "group", "phone"), nullable=() if create else ("group", "phone"))
     changes: dict[str, Any] = {}
     name = v.string("name", required=create, min_len=2, max_len=64)
     email = v.email("email", required=create)
@@ -355,7 +356,7 @@ def contacts_update(ctx: Ctx) -> dict[str, Any]:
     """Change the fields sent."""
     _guard(ctx)
     record = _contact(ctx)
-    v = Check(ctx.body)
+    v = ctx.check()
     changes = _check_contact(v, create=False)
     v.done()
     _apply_contact(record, changes)
@@ -439,7 +440,7 @@ def credentials_update(ctx: Ctx) -> dict[str, Any]:
     """Rename a credential (the label is the only field this operation changes)."""
     _guard(ctx)
     record = _credential(ctx)
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(("label",))
     label = _check_credential_label(ctx, v, exclude=record["id"])
     v.done()
@@ -525,7 +526,7 @@ def _check_ssh(v: Check) -> dict[str, Any]:
     if raw is None:
         return {}
     sv = Check(raw)
-    sv.unknown(("access", "ip", "port", "user"))
+    sv.unknown(("access", "ip", "port", "user"), nullable=("port", "user"))
     access = sv.boolean("access")
     ip = sv.string("ip")
     if isinstance(ip, str) and ip != "any" and not is_ip(ip):
@@ -559,7 +560,7 @@ def compute_settings_update(ctx: Ctx) -> dict[str, Any]:
     """Change support's SSH access to one instance."""
     _guard(ctx)
     instance = _instance(ctx)
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(("ssh",))
     changes = _check_ssh(v)
     v.done()
@@ -618,7 +619,7 @@ def _is_private_host(address: str, service_type: str) -> bool:
 
 
 def _check_service(
-    ctx: Ctx, body: Any, current: dict[str, Any] | None
+    ctx: Ctx, v: Check, current: dict[str, Any] | None
 ) -> tuple[Check, dict[str, Any]]:
     """Validate a create (``current`` None) or an update, on the merged result.
 
@@ -626,8 +627,7 @@ def _check_service(
         The check (call ``done()``) and the merged service fields.
     """
     create = current is None
-    v = Check(body)
-    v.unknown(SERVICE_FIELDS)
+    v.unknown(SERVICE_FIELDS, nullable=("body", "consultation_group", "notes", "region"))
     v.string("label", required=create, min_len=3, max_len=64)
     v.string("service_type", required=create, choices=SERVICE_TYPES)
     v.string("address", required=create, min_len=3, max_len=100)
@@ -703,7 +703,7 @@ def services_list(ctx: Ctx) -> Collection:
 def services_create(ctx: Ctx) -> dict[str, Any]:
     """Add a service; monitoring begins (``pending``, then ``ok``)."""
     _guard(ctx)
-    v, merged = _check_service(ctx, ctx.body, None)
+    v, merged = _check_service(ctx, Check(ctx.body), None)
     v.done()
     record = new_service(ctx.store, merged, status="pending", now_iso=ctx.now_iso)
     _start_checks(ctx, record)
@@ -722,7 +722,7 @@ def services_update(ctx: Ctx) -> dict[str, Any]:
     """Change a service; the merged result must satisfy every rule."""
     _guard(ctx)
     record = _service(ctx)
-    v, merged = _check_service(ctx, ctx.body, record)
+    v, merged = _check_service(ctx, ctx.check(), record)
     v.done()
     for field in SERVICE_FIELDS:
         if field in merged:

@@ -329,7 +329,7 @@ def remove_bucket(ctx: Ctx) -> None:
 
 def _set_access(ctx: Ctx) -> None:
     bucket = _bucket(ctx)
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(("acl", "cors_enabled"))
     acl = v.string("acl", choices=ACLS)
     cors = v.boolean("cors_enabled")
@@ -386,6 +386,11 @@ def acl_xml(acl: str) -> str:
     )
 
 
+def _acl_view(acl: str) -> dict[str, Any]:
+    """The Object ACL resource of an object whose ACL is ``acl``."""
+    return {"acl": acl, "acl_xml": acl_xml(acl)}
+
+
 def _object(ctx: Ctx, bucket: dict[str, Any], name: str) -> dict[str, Any]:
     record = ctx.store.get(OBJECTS, object_key(bucket["cluster"], bucket["label"], name))
     if record is None:
@@ -401,14 +406,21 @@ def view_object_acl(ctx: Ctx) -> dict[str, Any]:
     if not name:
         raise bad_request("name is required", "name")
     record = _object(ctx, bucket, name)
-    return {"acl": record["_acl"], "acl_xml": acl_xml(record["_acl"])}
+    return _acl_view(record["_acl"])
 
 
 @handles("object_storage.objects.acl_update")
 def update_object_acl(ctx: Ctx) -> dict[str, Any]:
     """Set the ACL of one object."""
     bucket = _bucket(ctx)
-    v = Check(ctx.body)
+    # What the ACL view of the named object answers: a body read from it may echo acl_xml.
+    named = ctx.body.get("name") if isinstance(ctx.body, dict) else None
+    current = (
+        ctx.store.get(OBJECTS, object_key(bucket["cluster"], bucket["label"], named))
+        if isinstance(named, str)
+        else None
+    )
+    v = Check(ctx.body, current=_acl_view(current["_acl"]) if current else None)
     v.unknown(("acl", "name"))
     acl = v.string("acl", required=True, choices=ACLS)
     name = v.string("name", required=True, min_len=1, max_len=OBJECT_NAME_MAX)
@@ -416,7 +428,7 @@ def update_object_acl(ctx: Ctx) -> dict[str, Any]:
     record = _object(ctx, bucket, name)
     record["_acl"] = acl
     ctx.store.put(OBJECTS, object_key(bucket["cluster"], bucket["label"], name), record)
-    return {"acl": acl, "acl_xml": acl_xml(acl)}
+    return _acl_view(acl)
 
 
 def _list_query(ctx: Ctx) -> tuple[str, str, str, int]:

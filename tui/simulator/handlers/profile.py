@@ -164,8 +164,8 @@ def view_profile(ctx: Ctx) -> dict[str, Any]:
 @handles("profile.update")
 def update_profile(ctx: Ctx) -> dict[str, Any]:
     """Change the listed settings; every field is checked before anything changes."""
-    v = Check(ctx.body)
-    v.unknown(UPDATE_FIELDS)
+    v = ctx.check()
+    v.unknown(UPDATE_FIELDS, nullable=("authorized_keys",))
     record = profile_record(ctx.store, ctx.principal.username)
     email = v.email("email")
     timezone = v.string("timezone", min_len=1, max_len=64)

@@ -313,7 +313,7 @@ def volumes_update(ctx: Ctx) -> dict[str, Any]:
     """Change label (the device path follows) and tags."""
     record = _volume(ctx)
     ctx.principal.require_write("volume", record["id"])
-    v = Check(ctx.body)
+    v = ctx.check()
     v.unknown(("label", "tags"))
     label = _check_label(ctx, v, required=False, own_id=record["id"])
     tags = _check_tags(ctx, v, record["tags"])

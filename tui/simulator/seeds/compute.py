@@ -273,6 +273,7 @@ SEED_INSTANCES: tuple[dict[str, Any], ...] = (
         "status": "offline",
         "tags": ["ci"],
         "age": 90,
+        "offline_days": 12,
     },
     {
         "label": "build-cache",
@@ -412,6 +413,8 @@ def _seed_one(ctx: SeedContext, spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("pending_migration"):
         record["_pending_migration"] = True
     record["updated"] = ctx.iso(-ctx.rng.randrange(1, 30) * DAY) if spec["age"] > 30 else created
+    if "offline_days" in spec:  # powered off that long ago (after the draw: the rest stays)
+        record["updated"] = ctx.iso(-spec["offline_days"] * DAY)
     if "backups" in spec:
         _seed_backups(ctx, record, spec["backups"])
     return record

@@ -1,5 +1,6 @@
 """Demo domains: a main zone with records of every type, its staging copy, a slave zone, a
-disabled zone with a non-ASCII description and a punycode zone; grants for the restricted user."""
+disabled zone with a non-ASCII description, a punycode zone and an empty one; grants for the
+restricted user."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def _records(ctx: SeedContext, domain: dict[str, Any], rows: Any, offset: float)
 
 @seeder("domains", order=25)
 def seed_domains(ctx: SeedContext) -> None:
-    """Five zones (plus ``scale // 8`` small ones) and the restricted user's grants."""
+    """Six zones (plus ``scale // 8`` small ones) and the restricted user's grants."""
     main = new_domain(
         ctx.store,
         domain="example.com",
@@ -167,6 +168,17 @@ def seed_domains(ctx: SeedContext) -> None:
         -30 * DAY,
     )
 
+    # Registered for a campaign that never started: a master zone without a single record.
+    new_domain(
+        ctx.store,
+        domain="spring-sale.example",
+        type="master",
+        now=ctx.now - 60 * DAY,
+        now_iso=ctx.iso(-60 * DAY),
+        soa_email="hostmaster@example.com",
+        description="Campaign site (not set up yet)",
+    )
+
     for n in range(ctx.scale // 8):
         bulk = new_domain(
             ctx.store,
@@ -181,3 +193,41 @@ def seed_domains(ctx: SeedContext) -> None:
 
     ctx.grant("domain", staging["id"], staging["domain"], "read_write")
     ctx.grant("domain", main["id"], main["domain"], "read_only")
+
+
+def _owned_targets(ctx: SeedContext) -> list[dict[str, Any]]:
+    """Records pointing at objects of the account: ``app`` at the instance ``web-prod-1``,
+    ``lb`` and the alias ``edge`` at the balancer ``web-frontend``, the alias ``static`` at the
+    bucket ``cloudtui-site`` (each left out when its object is not seeded)."""
+    store = ctx.store
+    web = next((r for r in store.rows("compute.instances") if r["label"] == "web-prod-1"), None)
+    lb = next(
+        (r for r in store.rows("loadbalancers.balancers") if r["label"] == "web-frontend"), None
+    )
+    site = next(
+        (r for r in store.rows("object_storage.buckets") if r["label"] == "cloudtui-site"), None
+    )
+    rows: list[dict[str, Any]] = []
+    if web is not None:
+        rows.append({"type": "A", "name": "app", "target": web["ipv4"][0], "ttl_sec": 300})
+        if web.get("ipv6"):
+            ipv6 = str(web["ipv6"]).split("/")[0]
+            rows.append({"type": "AAAA", "name": "app", "target": ipv6, "ttl_sec": 300})
+    if lb is not None:
+        rows.append({"type": "A", "name": "lb", "target": lb["ipv4"], "ttl_sec": 300})
+        rows.append({"type": "CNAME", "name": "edge", "target": lb["hostname"], "ttl_sec": 300})
+    if site is not None:
+        rows.append({"type": "CNAME", "name": "static", "target": site["hostname"], "ttl_sec": 300})
+    return rows
+
+
+@seeder("domains", order=35)
+def seed_records_at_objects(ctx: SeedContext) -> None:
+    """Records of example.com that point at the account's own instance, balancer and bucket, so
+    every relation a record has is in the demo (after those areas have seeded)."""
+    main = next(
+        (d for d in ctx.store.rows("domains.domains") if d["domain"] == "example.com"), None
+    )
+    rows = _owned_targets(ctx) if main is not None else []
+    if main is not None and rows:
+        _records(ctx, main, rows, -DAY)

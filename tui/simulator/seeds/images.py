@@ -117,7 +117,7 @@ def seed_images(ctx: SeedContext) -> None:
         region="eu-west",
         description="Point-of-sale base system for the café branches.",
     )
-    expiry_at = ctx.now + 12 * DAY
+    expiry_at = ctx.now + 5 * DAY  # within the week the overview and the check warn of
     automatic = new_image(
         ctx.store,
         label="db-02 final disk",

@@ -1,7 +1,9 @@
 """Demo load balancers: a production web front end with http and https ports (a real self-signed
 certificate), a staging TCP balancer with the PROXY protocol, and one whose only port has no
 backends yet. Balancer labels follow the reference's ASCII pattern, so markup and non-ASCII
-demo text live in their tags. Nodes point at private addresses and use every mode."""
+demo text live in their tags. Nodes point at private addresses and use every mode. The staging
+balancer also keeps a forgotten https port (no health check, an expired certificate, its only
+backend down)."""
 
 from __future__ import annotations
 
@@ -43,6 +45,30 @@ njE85VK+y+fv14vWb2cH7cU/5Pgz5gPZCDbS3EObL5UgmfBoXnH/Yp7F
 -----END PRIVATE KEY-----
 """
 """The demo certificate's private key (a demo secret, used nowhere else)."""
+
+EXPIRED_CERT = """-----BEGIN CERTIFICATE-----
+MIIBtTCCAVygAwIBAgIEXu0AAjAKBggqhkjOPQQDAjBIMQswCQYDVQQGEwJERTEX
+MBUGA1UECgwORGVtbyBTaG9wIEdtYkgxIDAeBgNVBAMMF2FwaS5zdGFnaW5nLmV4
+YW1wbGUuY29tMB4XDTI0MDEwMTAwMDAwMFoXDTI1MDEwMTAwMDAwMFowSDELMAkG
+A1UEBhMCREUxFzAVBgNVBAoMDkRlbW8gU2hvcCBHbWJIMSAwHgYDVQQDDBdhcGku
+c3RhZ2luZy5leGFtcGxlLmNvbTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABFe9
+60FWnQxXYSAoYLQRuBIfFB8Crf4qJSWLhtLyM6m2GkhnxqIMPiradJFe7Mcsk1Jm
+8+B8xnNDtHKhvCzpW7WjNDAyMCIGA1UdEQQbMBmCF2FwaS5zdGFnaW5nLmV4YW1w
+bGUuY29tMAwGA1UdEwEB/wQCMAAwCgYIKoZIzj0EAwIDRwAwRAIgMKx6AkXpD8X5
+z5X0x2fqsQT6e9kl/N2WjNH12vrhnl4CIDAOCb+Yy0SUsWW87r1TFctdOSNIjxX+
+qKZmhYpE3YWG
+-----END CERTIFICATE-----
+"""
+"""Self-signed EC P-256 certificate for ``api.staging.example.com`` that expired on
+2025-01-01 (the account check's demo finding), generated once like :data:`DEMO_CERT`."""
+
+EXPIRED_KEY = """-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgU1dBuWAJA/jQXC/x
+NTfNip6C4PY/EdkibjuzOPMEbTKhRANCAARXvetBVp0MV2EgKGC0EbgSHxQfAq3+
+KiUli4bS8jOpthpIZ8aiDD4q2nSRXuzHLJNSZvPgfMZzQ7Ryobws6Vu1
+-----END PRIVATE KEY-----
+"""
+"""The expired certificate's private key (a demo secret, used nowhere else)."""
 
 DEMO_CERT_COMMON_NAME = "shop.example.net"
 DEMO_CERT_FINGERPRINT = (
@@ -202,6 +228,26 @@ def seed_loadbalancers(ctx: SeedContext) -> None:
             weight=weight,
             health=health,
         )
+
+    # A forgotten TLS port: no health check, an expired certificate, its only backend gone
+    # (the account check finds each of these).
+    legacy_tls = new_config(
+        ctx.store,
+        staging["id"],
+        port=8443,
+        protocol="https",
+        check="none",
+        _ssl_cert=EXPIRED_CERT,
+        _ssl_key=EXPIRED_KEY,
+    )
+    new_node(
+        ctx.store,
+        staging["id"],
+        legacy_tls["id"],
+        label="api-old",
+        address="10.8.0.40",
+        health="DOWN",
+    )
 
     zurich = new_balancer(
         ctx.store,

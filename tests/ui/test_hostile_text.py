@@ -1,0 +1,255 @@
+"""Every screen, on the hostile data set: nothing others wrote reaches the terminal raw.
+
+The demo account of ``--demo-data hostile`` (:mod:`tui.simulator.hostile`) carries OSC 52, CSI,
+BEL, C1 controls, bidirectional overrides, markup, a 500-character word and wide characters in
+every text that other people write, and in the API's error messages. Each test opens screens
+with it, keyboard first where a user would, and after each one checks what the app wrote to the
+terminal (:mod:`tests.ui.terminal_output`): no control character from data, no widget that drew
+one raw (editors of a raw value aside: the render filter shows theirs), no table row or title
+taller than its line. The walk covers every area's lists (with their tabs), the detail of an
+item with each of its tabs, every dialog an action opens and every confirmation, the palette,
+toasts, the watchlist, the activity log, the overview, the bucket browser and its object viewer,
+and local file names in the transfer dialogs; the cross-account list is walked against served
+hostile simulators in ``tests/integration/test_hostile_fanout.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.screen import ModalScreen
+from textual.widgets import TabbedContent
+
+from screens.actions import run_action
+from screens.bucket_browser import BucketBrowserPane
+from screens.confirm import ConfirmModal
+from screens.list_pane import ResourceListPane
+from screens.resource_detail import ResourceDetailScreen
+from screens.transfer_dialogs import LocalPathModal, TextViewModal
+from tests.ui.form_walk import Samples, dialog_actions, opened, wait_for
+from tests.ui.helpers import make_app, no_sleep, open_area, settle, wait_for_screen, wait_until
+from tests.ui.terminal_output import assert_clean, terminal
+from tui.api.retry import RetryPolicy
+from tui.resources.areas import AREA_BY_ID, AREAS, SPECS
+from tui.resources.availability import UserContext, availability
+from tui.session.config import RefreshSettings, Settings
+from tui.session.runtime import Session
+from tui.simulator import VirtualClock
+
+__all__ = ["terminal"]  # the fixture, used by name
+
+pytestmark = pytest.mark.longest
+
+SIZE = (120, 40)
+DIALOGS = dialog_actions()
+
+
+def hostile_app() -> Any:
+    """A demo app on the hostile data set, timers quiet, on a virtual clock."""
+    session = Session.for_demo(
+        Settings(
+            refresh=RefreshSettings(fast=60, slow=3600, max_backoff=3600),
+            start_area="instances",
+        ),
+        "unrestricted",
+        clock=VirtualClock(),
+        retry=RetryPolicy(sleep=no_sleep),
+        hostile=True,
+    )
+    return make_app(session)
+
+
+async def show_tabs(pilot: Pilot[Any], recorded: list[str], where: str) -> None:
+    """Show each tab of the screen's tabbed content in turn, checking each."""
+    app = pilot.app
+    for tabs in list(app.screen.query(TabbedContent)):
+        for pane in list(tabs.query("TabPane")):
+            tabs.active = pane.id or ""
+            await settle(pilot)
+            assert_clean(app, recorded, f"{where}, tab {pane.id}")
+
+
+async def open_first_item(pilot: Pilot[Any], pane: ResourceListPane) -> bool:
+    """Enter on the list's first row; True when a detail screen opened."""
+    if not pane.items:
+        return False
+    pane.table.focus()
+    await pilot.press("home", "enter")
+    await settle(pilot)
+    return isinstance(pilot.app.screen, ResourceDetailScreen)
+
+
+async def confirmations(
+    pilot: Pilot[Any], samples: Samples, area: str, recorded: list[str]
+) -> None:
+    """Every plain confirmation (an action with no form) of the area's specs, opened on a
+    hostile item and cancelled."""
+    app = pilot.app
+    host = app.screen
+    seen: set[str] = set()
+    for spec in SPECS.values():
+        if spec.id not in AREA_SPECS[area]:
+            continue
+        for action in spec.actions:
+            if action.form or action.screen or action.confirm == "none" or action.id in seen:
+                continue
+            seen.add(action.id)
+            items, params = await samples.items(spec.id)
+            usable = [i for i in items if availability(spec, action, i, UserContext())[0]]
+            item = None if action.target == "collection" else (usable or [None])[0]
+            if action.target != "collection" and item is None:
+                continue
+            worker = host.run_worker(
+                run_action(host, spec, action, item, spec.params_for(item or {}, params)),
+                group="walked-confirmation",
+                exit_on_error=False,
+            )
+            await wait_for(
+                pilot,
+                lambda w=worker: isinstance(app.screen, ModalScreen) or w.is_finished,
+                action.id,
+            )
+            if isinstance(app.screen, ConfirmModal):
+                assert_clean(app, recorded, f"{spec.id}/{action.id} confirmation")
+                await pilot.press("escape")
+            await worker.wait()
+            await settle(pilot)
+
+
+def _area_specs() -> dict[str, set[str]]:
+    from tui.resources.areas import AREA_OF_SPEC
+
+    out: dict[str, set[str]] = {}
+    for spec_id, area in AREA_OF_SPEC.items():
+        out.setdefault(area, set()).add(spec_id)
+    return out
+
+
+AREA_SPECS = _area_specs()
+
+
+@pytest.mark.parametrize("area", [a.id for a in AREAS])
+async def test_an_area_its_details_dialogs_and_confirmations_draw_only_display_text(
+    area: str, terminal: list[str]
+) -> None:
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        assert_clean(app, terminal, "start")
+        pane = await open_area(pilot, area)
+        assert_clean(app, terminal, f"{area} list")
+        await show_tabs(pilot, terminal, f"{area} list")
+        app.go_to_area(area, AREA_BY_ID[area].root)
+        await settle(pilot)
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        if await open_first_item(pilot, pane):
+            assert_clean(app, terminal, f"{area} detail")
+            await show_tabs(pilot, terminal, f"{area} detail")
+            await pilot.press("escape")
+            await settle(pilot)
+        samples = Samples(app.session.client)
+        for d in (d for d in DIALOGS if d.area == area):
+            async with opened(pilot, samples, d):
+                assert_clean(app, terminal, f"{d.name} dialog")
+        await confirmations(pilot, samples, area, terminal)
+
+
+async def test_palette_toasts_bookmarks_log_and_overview_draw_only_display_text(
+    terminal: list[str],
+) -> None:
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        # A toast naming the item (the bookmark), then the watchlist that lists it.
+        await pilot.press("home", "b")
+        await settle(pilot)
+        assert app.notification_log and "Bookmarked" in app.notification_log[-1][1]
+        assert_clean(app, terminal, "bookmark toast")
+        app.go_to_area("watchlist")
+        await settle(pilot)
+        assert_clean(app, terminal, "watchlist")
+        # The palette, searching labels.
+        app.go_to_area("instances")
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"web")
+        await settle(pilot)
+        assert_clean(app, terminal, "palette")
+        await pilot.press("escape")
+        await settle(pilot)
+        # A change that goes to the activity log with the item's label, and an API error toast
+        # (the hostile server's own words).
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        pane.table.focus()
+        await pilot.press("home", "R")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert_clean(app, terminal, "reboot confirmation")
+        await pilot.press("y")
+        await settle(pilot)
+        assert_clean(app, terminal, "after a reboot")
+        app.go_to_area("log")
+        await settle(pilot)
+        assert_clean(app, terminal, "activity log")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert_clean(app, terminal, "activity log entry")
+        await pilot.press("escape")
+        app.go_to_area("overview")
+        await settle(pilot)
+        assert_clean(app, terminal, "overview")
+        await pilot.press("c")
+        await settle(pilot)
+        assert_clean(app, terminal, "cost")
+        assert confirm is not None
+
+
+async def test_an_api_error_toast_draws_only_display_text(terminal: list[str]) -> None:
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await open_area(pilot, "instances")
+        from tui.api.errors import ApiError
+
+        with pytest.raises(ApiError) as refused:
+            await app.session.client.call("compute.instances.view", {"computeId": 1}, model=dict)
+        app.show_failure(refused.value)
+        await settle(pilot)
+        assert "␛]52" in app.notification_log[-1][1]  # the server's words, made visible
+        assert_clean(app, terminal, "error toast")
+
+
+async def test_bucket_browser_object_viewer_and_local_file_names(
+    terminal: list[str], tmp_path: Path
+) -> None:
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        buckets = await open_area(pilot, "object_storage")
+        assert await open_first_item(pilot, buckets)
+        detail = app.screen
+        detail.query_one("#detail-tabs", TabbedContent).active = "tab-child-0"  # Objects
+        await settle(pilot)
+        browser = detail.query_one("#child-0", BucketBrowserPane)
+        await wait_until(pilot, lambda: browser.loaded)
+        assert_clean(app, terminal, "bucket browser")
+        readme = next(k for k in browser.table.keys if str(k).startswith("README.txt"))
+        assert browser.table.move_cursor(readme)
+        browser.table.focus()
+        await pilot.press("v")
+        view = await wait_for_screen(pilot, TextViewModal)
+        assert "␛]52" in view.text  # the contents, made visible
+        assert_clean(app, terminal, "object viewer")
+        await pilot.press("escape")
+        await settle(pilot)
+        # Local names of files other people made (a download keeps an object's name).
+        for name in ("report\x1b]52;c;aGk=\x07.txt", "clear\x1b[2J.txt", "evil\u202etxt.exe"):
+            (tmp_path / name).write_text("x")
+        app.push_screen(LocalPathModal("Upload from", f"{tmp_path}/", "existing"))
+        await wait_for_screen(pilot, LocalPathModal)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert_clean(app, terminal, "local file names")
