@@ -3,9 +3,10 @@
 The session side (which profiles exist, reading the chosen one's token, building its client)
 is :mod:`tui.accounts.switch`; this module does the screen side. A switch drops every screen of
 the old account, the dialogs on top included: their workers are cancelled with them, so what a
-dialog would have sent reaches neither account. The areas then open afresh on the new session:
-lists, overview, watchlist and activity log are the new account's, and no toast of the old one
-stays up.
+dialog would have sent reaches neither account. The app then takes the new account's state
+whole (``CloudApp.adopt_account``: its read-only mode, colour, user, API health, lists, activity
+log, watchlist and undo journal, see :mod:`tui.accounts.state`) and the areas open afresh on it;
+no toast of the old one stays up.
 
 Bindings of the picker:
 
@@ -28,7 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from screens.pick_one import PickOneModal
-from tui.accounts.switch import AccountUnavailable, open_account, profile_names
+from tui.accounts.switch import AccountUnavailable, profile_names
 from tui.untrusted import shown
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def switch_account(app: Any, name: str, *, then: Callable[[], object] | None = N
         app.notify(f"Already on {shown(name)}.", title="Accounts", markup=False)
         return
     try:
-        session = open_account(app.settings, name)
+        session = app.account_opener(app.settings, name)
     except AccountUnavailable as exc:
         app.notify(shown(exc), title="Accounts", severity="error", markup=False)
         return
@@ -125,7 +126,7 @@ async def move_to_session(
     for mode in app.area_modes():
         await app.remove_mode(mode)  # its screens and their workers (open dialogs) go too
     app.add_area_modes()
-    app.reset_account_state(session)
+    app.adopt_account(session)  # the old account's state goes as a whole
     if old is not None:
         await old.aclose()
     open_home_state(app)

@@ -31,7 +31,7 @@ from screens.shell import ShellScreen, forward_worker_state
 from screens.text_modal import TextModal
 from tui.api.errors import CloudError
 from tui.home.activity import ActivityEntry
-from tui.home.undo import NotedChange, UndoJournal
+from tui.home.undo import NotedChange, UndoJournal, undo_preview
 from tui.refresh import describe_error, error_title
 from tui.resources.rows import TableColumn, TableRow
 from tui.untrusted import shown
@@ -65,7 +65,18 @@ def undo_text(journal: UndoJournal | None, entry: ActivityEntry) -> str:
 def entry_row(index: int, entry: ActivityEntry, undo: str = "") -> TableRow:
     """The table row of one logged change (literal text: labels come from the API)."""
     target = entry.target + (f" #{entry.target_id}" if entry.target_id else "")
-    cells = (entry.when, entry.outcome, entry.method, target, entry.path, entry.reason, undo)
+    cells = tuple(
+        shown(cell)
+        for cell in (
+            entry.when,
+            entry.outcome,
+            entry.method,
+            target,
+            entry.path,
+            entry.reason,
+            undo,
+        )
+    )
     return TableRow(
         index,
         cells,
@@ -236,11 +247,11 @@ class ActivityLogScreen(ShellScreen):
         self.run_worker(self._undo(journal, group), group="undo", exit_on_error=False)
 
     async def _undo(self, journal: UndoJournal, group: list[NotedChange]) -> None:
-        from screens.confirm import ConfirmModal, request_preview
+        from screens.confirm import ConfirmModal
 
         session: Any = getattr(self.app, "session", None)
         requests = journal.requests(group)
-        preview = "\n".join(request_preview(r.method, r.path, r.body) for r in requests)
+        preview = undo_preview(requests)  # each request names its object by label too
         first = shown(group[0].title)
         what = first if len(group) == 1 else f"{first} ({len(group)} changes)"
         confirmed = await self.app.push_screen_wait(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -21,11 +21,23 @@ from typing import Any, Literal
 from textual.binding import Binding
 from textual.dom import DOMNode
 
+from tui.shortcuts.keys import split_keys
+
 APP_MODULE = "tui.app"
 """The module of the app's own bindings."""
 UI_PACKAGES = ("screens", "widgets")
 """Packages whose every module (in subpackages too) is imported, so that each class with
 bindings is defined."""
+
+ITEM_SCREEN_CLASSES = (
+    ("tui.app", "CloudApp"),
+    ("screens.resource_list", "ResourceListScreen"),
+    ("screens.list_pane", "ResourceListPane"),
+    ("screens.resource_detail", "ResourceDetailScreen"),
+    ("widgets.resource_table", "ResourceTable"),
+)
+"""Where an item is selected: the keys bound there are what a plugin or hotkey key must not
+take (the app's own, the list's and the detail's, and the table's)."""
 
 OwnerKind = Literal["class", "constant", "action"]
 
@@ -124,3 +136,17 @@ def declared_bindings() -> tuple[DeclaredBinding, ...]:
 def binding_ids() -> frozenset[str]:
     """The ids of every binding of the app, its screens and widgets (Textual's included)."""
     return frozenset(declared.id for declared in declared_bindings())
+
+
+@cache
+def item_screen_keys() -> Mapping[str, frozenset[str]]:
+    """Normalised key -> ids of the built-in bindings on it where an item is selected (see
+    :data:`ITEM_SCREEN_CLASSES`; inherited bindings included, spec actions not)."""
+    found: dict[str, set[str]] = {}
+    for module_name, class_name in ITEM_SCREEN_CLASSES:
+        cls = getattr(importlib.import_module(module_name), class_name)
+        for klass in cls.__mro__:
+            for binding in Binding.make_bindings(vars(klass).get("BINDINGS", ())):
+                for key in split_keys(binding.key):
+                    found.setdefault(key, set()).add(binding.id or binding.action)
+    return {key: frozenset(ids) for key, ids in found.items()}

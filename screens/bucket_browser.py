@@ -61,10 +61,10 @@ def entry_row(entry: Entry) -> TableRow:
     return TableRow(
         key=entry.key,
         cells=(
-            entry.name,
+            shown(entry.name),  # anybody's object names, in a shared bucket
             "folder" if entry.folder else human_size(entry.size),
             modified,
-            "" if entry.folder else entry.content_type,
+            "" if entry.folder else shown(entry.content_type),
         ),
         sort_keys=(
             (kind, entry.name),

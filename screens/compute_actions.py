@@ -18,7 +18,6 @@ from textual.widgets import Checkbox, Label, Select, Static
 from screens.request_modal import RequestModal, Submit
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
-from tui.resources.choosers import chooser_rows, mark_row
 from tui.resources.compute_choices import (
     RESCUE_DEVICES,
     RESERVED_DEVICE,
@@ -26,9 +25,10 @@ from tui.resources.compute_choices import (
     default_rescue_map,
     device_choices,
     rescue_body,
+    resize_refusal,
+    resize_table,
     type_line,
 )
-from tui.resources.forms import CHOICE_SOURCES
 from tui.untrusted import Shown, shown
 from widgets.chooser_panel import ChooserPanel
 from widgets.model_form import Tick
@@ -93,15 +93,16 @@ class ResizeModal(RequestModal):
         self.run_worker(self._load(), group="types")
 
     async def _load(self) -> None:
+        client = self.ctx.session.client
         try:
-            async for page in self.ctx.session.client.iter_all("compute.types.list", model=dict):
+            async for page in client.iter_all("compute.types.list", model=dict):
                 self.types.extend(page.data)
+            # The instance's disks decide which types are too small (the API refuses them).
+            disks = await client.fetch_all("compute.disks.list", self.ctx.params, model=dict)
         except CloudError as error:
             self.show_general([f"Types could not be loaded: {describe_error(error)}"])
             return
-        source = CHOICE_SOURCES["type"]
-        table = chooser_rows(source.facts, self.types, source.option)
-        self.panel.set_table(mark_row(table, self.current), self.current)
+        self.panel.set_table(resize_table(self.types, disks, self.current), self.current)
 
     def on_chooser_panel_picked(self, event: ChooserPanel.Picked) -> None:
         event.stop()
@@ -123,19 +124,14 @@ class ResizeModal(RequestModal):
         return bool(confirmed)
 
     def build(self) -> dict[str, Any] | None:
-        row = self.panel.highlighted
-        if row is None or not self.types:
-            self.show_general(["Choose a type first."])
-            return None
-        chosen = row.value
-        if chosen == self.current:
-            self.show_general(
-                [f"The instance already is a {shown(self.current)}; choose another type."]
-            )
+        row = self.panel.highlighted if self.types else None
+        refusal = resize_refusal(row, self.current)
+        if row is None or refusal:
+            self.show_general([refusal])
             return None
         self.show_general([])
         return {
-            "type": chosen,
+            "type": row.value,
             "allow_auto_disk_resize": self.query_one("#resize-auto", Checkbox).value,
         }
 

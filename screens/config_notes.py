@@ -2,7 +2,8 @@
 
 Unknown settings are known from loading the file; ``[keymap]`` ids are checked against every
 binding id of the app, which takes importing every screen: that runs in a thread after the
-first frame, so the start does not wait for it.
+first frame, so the start does not wait for it. Plugins, aliases and hotkeys are checked there
+too (their areas, programs, targets and keys), as ``doctor`` checks them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 from typing import Any
 
 from tui.session.config_keys import UnknownKey, unknown_binding_ids
+from tui.untrusted import shown
 
 TITLE = "Config file"
 TIMEOUT = 20.0
@@ -21,7 +23,8 @@ def announce_unknown_keys(app: Any) -> None:
     """Notify each unknown setting now and start checking the keymap (see the module)."""
     for key in app.settings.unknown_keys:
         _notify(app, key)
-    if app.settings.keymap:
+    settings = app.settings
+    if settings.keymap or settings.plugins or settings.aliases or settings.hotkeys:
         app.run_worker(_check_keymap(app), group="config-keymap", exit_on_error=False)
 
 
@@ -31,6 +34,18 @@ async def _check_keymap(app: Any) -> None:
     known = await asyncio.to_thread(binding_ids)
     for key in unknown_binding_ids(app.settings.keymap, known):
         _notify(app, key)
+    for problem in await asyncio.to_thread(_extension_problems, app.settings):
+        app.notify(shown(problem), title=TITLE, severity="warning", timeout=TIMEOUT, markup=False)
+
+
+def _extension_problems(settings: Any) -> list[str]:
+    """What is wrong with the plugins, aliases and hotkeys (as ``doctor`` says it)."""
+    import shutil
+
+    from screens.binding_ids import item_screen_keys
+    from tui.shortcuts.config_check import extension_problems
+
+    return list(extension_problems(settings, shutil.which, item_screen_keys))
 
 
 def _notify(app: Any, key: UnknownKey) -> None:

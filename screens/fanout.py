@@ -4,7 +4,9 @@ Each account is listed concurrently through its own session (:mod:`tui.accounts.
 appear as soon as it answers, and an account that fails shows its own error line under the
 table without hiding the others. The Account column is the first, and the ``/`` filter
 language applies (``account:prod``). An action on a row runs against that row's account, and
-its dialogs name the account.
+its dialogs name the account. A row's account refuses changes while it is read-only, or while
+the app's own account is (the status bar of this screen then says READ-ONLY); the list follows
+``:read-only`` while it is open.
 
 Bindings (besides the table's and the listed kind's actions on an item):
 
@@ -116,6 +118,12 @@ class FanoutPane(ListFilter, Vertical):
     def on_mount(self) -> None:
         self.action_refresh()
         self.table.focus()
+        if hasattr(self.app, "user_version"):  # read-only turned on or off: actions re-check
+            self.watch(self.app, "user_version", self._read_only_changed, init=False)
+
+    def _read_only_changed(self, _version: int) -> None:
+        self.sessions.follow_read_only()
+        self.screen.refresh_bindings()
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -237,10 +245,7 @@ class FanoutPane(ListFilter, Vertical):
         item = self.current_item
         if item is None:
             return False, "no row under the cursor"
-        read_only = getattr(self.app, "read_only", False) or self.sessions.read_only
-        account = item[ACCOUNT_FIELD]
-        if account in self.sessions.settings.profiles:
-            read_only = read_only or self.sessions.settings.profiles[account].read_only
+        read_only = self.sessions.read_only(str(item[ACCOUNT_FIELD]))
         # The app knows the grants of its own account only: the API judges the others.
         return availability(
             self.request.spec, action, own_item(item), UserContext(read_only=read_only)
@@ -319,12 +324,16 @@ class FanoutScreen(ShellScreen):
 def open_fanout(app: Any, request: FanoutRequest | OverviewRequest) -> None:
     """Push the fanout list (or overview) of ``request``; other accounts' changes go to their
     own activity logs."""
-    current: Session | None = getattr(app, "session", None)
+
+    def current() -> Session | None:
+        return getattr(app, "session", None)
+
+    def read_only(account: str) -> bool:
+        session = current()
+        return bool(app.read_only_rules.seen_from(account, session and session.profile_name))
+
     sessions = FanoutSessions(
-        app.settings,
-        current,
-        read_only=bool(getattr(app, "read_only", False)),
-        on_open=_log_changes,
+        app.settings, current, app.account_opener, read_only=read_only, on_open=_log_changes
     )
     if isinstance(request, OverviewRequest):
         from screens.fanout_overview import FanoutOverviewScreen

@@ -109,10 +109,10 @@ class FanoutOverviewScreen(ShellScreen):
         rows = [
             TableRow(o.account, cells, cells, "error" if o.problem() else None, " ".join(cells))
             for o in arrived
-            for cells in (overview_row(o),)
+            for cells in (tuple(shown(cell) for cell in overview_row(o)),)
         ]
         if arrived:
-            cells = total_row(arrived)
+            cells = tuple(shown(cell) for cell in total_row(arrived))
             rows.append(TableRow(TOTAL_KEY, cells, cells, None, " ".join(cells)))
         table.append_rows(rows)
         lines = attention_lines(arrived)

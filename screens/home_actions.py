@@ -2,13 +2,13 @@
 
 The app calls these so that ``tui/app.py`` stays wiring: :func:`open_home_state` attaches the
 activity log to the client's change observers and loads the watchlist once signed in;
-:func:`toggle_read_only` turns a read-only session on at once and off only after a confirmation;
-:func:`bookmark_under_cursor` is ``b`` on every area screen.
+:func:`toggle_read_only` turns the account's read-only mode on at once and off only after a
+confirmation (never one the command line or the config file set: see
+:mod:`tui.accounts.read_only`); :func:`bookmark_under_cursor` is ``b`` on every area screen.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from tui.resources.areas import open_target
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def open_home_state(app: Any) -> None:
-    """Open the profile's activity log, watchlist and undo journal; apply the read-only flag.
+    """Open the account's activity log, watchlist and undo journal (into ``app.account``).
 
     A data folder that cannot be written is reported once; the app works without them. The
     demo's are in a folder of their own, new on each run.
@@ -31,14 +31,14 @@ def open_home_state(app: Any) -> None:
     from tui.home.watchlist import Watchlist
     from tui.session.datadir import demo_dir
 
-    session = app.session
-    session.client.read_only = app.read_only
-    app.undo_journal = UndoJournal()
+    state = app.account
+    session = state.session
+    state.undo_journal = UndoJournal()
     try:
         # The demo's objects exist for one run only: its state must not outlive it.
         folder = demo_dir(session.demo_user or "demo") if session.demo else None
-        app.activity = ActivityLog(session.profile_name, clock=app.now, folder=folder)
-        app.watchlist = Watchlist(session.profile_name, folder=folder)
+        state.activity = ActivityLog(session.profile_name, clock=state.now, folder=folder)
+        state.watchlist = Watchlist(session.profile_name, folder=folder)
     except OSError as exc:
         app.notify(
             f"Bookmarks and the activity log are off: {shown(exc.strerror or exc)}",
@@ -47,8 +47,8 @@ def open_home_state(app: Any) -> None:
             markup=False,
         )
         return
-    session.client.change_observers.append(_log_change(app))
-    previous = app.activity.previous[:3]
+    session.client.change_observers.append(_log_change(app, state.activity))
+    previous = state.activity.previous[:3]
     if previous and app.settings.start_area != "overview":
         # The overview lists them; a user who starts elsewhere is told once.
         app.notify(
@@ -56,20 +56,22 @@ def open_home_state(app: Any) -> None:
             title="Last changes of the previous session (:log)",
             markup=False,
         )
-    if app.watchlist.problem:
+    if state.watchlist.problem:
         app.notify(
             "The watchlist file could not be read and is left as it is: "
-            f"{shown(app.watchlist.problem)}",
+            f"{shown(state.watchlist.problem)}",
             title="Watchlist",
             severity="warning",
             markup=False,
         )
 
 
-def _log_change(app: Any) -> Any:
+def _log_change(app: Any, activity: Any) -> Any:
+    """Record each change of the account's client in that account's log."""
+
     def record(event: Any) -> None:
         try:
-            app.activity.record(event)
+            activity.record(event)
         except OSError as exc:  # a full disk must not fail the change itself
             app.notify(
                 f"Not logged: {shown(exc.strerror or exc)}", title="Activity log", markup=False
@@ -94,24 +96,36 @@ def home_screen(area: Area) -> Screen[Any]:
 
 
 def set_read_only(app: Any, on: bool) -> None:
-    """Make the session read-only (or not): actions re-check, the status bar says so."""
-    app.read_only = on
-    session = getattr(app, "session", None)
-    if session is not None:
-        session.client.read_only = on
-    if app.user_context is not None:
-        app.user_context = dataclasses.replace(app.user_context, read_only=on)
-    app.user_version += 1
+    """Turn the run-time read-only mode of the app's account on or off (what the command line
+    and the config file say stays): actions re-check, the status bar says so."""
+    state = app.account
+    if state is None:
+        return
+    state.set_read_only(app.read_only_rules.toggle(state.name, on))
     app.screen.refresh_bindings()
 
 
 def toggle_read_only(app: App[Any]) -> None:
-    """``:read-only``: on at once; off only after the user confirms on a dialog."""
-    if not getattr(app, "read_only", False):
+    """``:read-only``: on at once; off only after the user confirms on a dialog, and never
+    when the command line or the profile made the account read-only (it says why)."""
+    state: Any = getattr(app, "account", None)
+    if state is None:
+        return
+    if not state.read_only.on:
         set_read_only(app, True)
         app.notify(
-            "Nothing can be changed from this session. Type :read-only again to leave it.",
+            f"Nothing can be changed on {shown(state.name)} now. "
+            "Type :read-only again to leave it.",
             title="Read-only session",
+            markup=False,
+        )
+        return
+    held = state.read_only.held_by()
+    if held:
+        app.notify(
+            f"{shown(state.name)} stays read-only: {shown(held)}.",
+            title="Read-only session",
+            severity="warning",
             markup=False,
         )
         return

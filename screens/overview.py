@@ -4,6 +4,8 @@ The areas' lists load in parallel (bounded, see :func:`tui.home.overview.load_ov
 part is drawn as soon as it arrives; nothing waits for the slowest list and keys are never held
 (the drawing is coalesced to a few frames a second). Refresh follows the usual adaptive policy:
 fast while an instance changes state, slow otherwise, paused while the screen is not shown.
+A list that could not be loaded is named under the attention rows with the reason; "Nothing
+needs attention" is said only once every list has loaded.
 
 Bindings:
 
@@ -34,6 +36,7 @@ from tui.home.overview import (
     Attention,
     CountLine,
     OverviewData,
+    attention_note,
     counts,
     load_overview,
     snapshot,
@@ -57,7 +60,7 @@ ATTENTION_COLUMNS = (
 
 def attention_row(index: int, item: Attention) -> TableRow:
     """One attention row: what and how many, and the filter it opens the list with."""
-    cells = (item.text(), f":{item.area_id}  {item.query}")
+    cells = (shown(item.text()), shown(f":{item.area_id}  {item.query}"))
     return TableRow(index, cells, (index, item.query), "warn", " ".join(cells).lower())
 
 
@@ -121,16 +124,12 @@ class OverviewScreen(ShellScreen):
         await load_overview(client, data, self._arrived, concurrency=concurrency)
         self.data = data
         self.loaded = True
+        self._drawn_version = -1  # drawn once more as a whole: the note now knows it is done
         self._redraw()
-        failed = set(data.errors) - {"types"}
         changing = SPECS["compute.instances"].transitional or TRANSITIONAL_STATUSES
         busy = any(i.get("status") in changing for i in data.items("instances"))  # ~1 ms
-        if failed and len(failed) == len(data.errors) and not data.parts:
-            from tui.api.errors import TransportFailure
-
-            self.refresher.failed(
-                TransportFailure("GET", "/", "no part loaded", sent=False), transitional=busy
-            )
+        if data.last_error is not None and not data.parts:
+            self.refresher.failed(data.last_error, transitional=busy)  # nothing answered
         else:
             self.refresher.succeeded(transitional=busy)
 
@@ -193,7 +192,8 @@ class OverviewScreen(ShellScreen):
             # Errors quote the server; details count statuses that come from the API.
             text.append(f"{shown(line.area):<20}", style="bold")
             if line.error:
-                text.append(f"  {shown(line.error)}", style="italic")
+                # Why is said once under the attention rows, for every list it stopped.
+                text.append("  ✖ not loaded", style="italic")
             elif line.total is None:
                 text.append(f"  {shown(line.detail) or 'loading…'}", style="italic")
             else:
@@ -209,14 +209,10 @@ class OverviewScreen(ShellScreen):
         rows = [attention_row(i, item) for i, item in enumerate(self.items)]
         table.update_rows([r.key for r in rows], rows)
         table.styles.height = min(len(rows), 10) + 1 if rows else 1
-        note = self.query_one("#ov-attention-note", Static)
-        waiting = [p for p in ("instances", "volumes", "databases", "managed") if not data.has(p)]
-        if not rows and waiting and not self.loaded:
-            note.update(Text("Looking…"))
-        elif not rows:
-            note.update(Text("Nothing needs attention."))
-        else:
-            note.update(Text("enter opens the list filtered to those items"))
+        lines = attention_note(data, found=len(rows), done=self.loaded)
+        self.query_one("#ov-attention-note", Static).update(
+            Text(shown("\n".join(lines), lines=True))
+        )
 
     def _show_previous(self) -> None:
         log: Any = getattr(self.app, "activity", None)

@@ -19,6 +19,7 @@ from textual.markup import escape
 from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
 from tui.resources.spec import ResourceSpec
+from tui.resources.tag_search import tag_query, tagged
 from tui.untrusted import Shown, shown
 from widgets.key_names import action_key_label
 
@@ -131,6 +132,17 @@ class ResourceCommands(Provider):
         index = getattr(self.app, "resource_index", None)
         jump = getattr(self.app, "jump_to_resource", None)
         if not index or jump is None or not query.strip():
+            return
+        if tag_query(query) is not None:
+            # ``#production``: the items of every loaded list that carry the tag, any kind.
+            lists = (
+                (SPECS[spec_id], params, items.values())
+                for (spec_id, _key), (params, items) in list(index.items())
+                if spec_id in SPECS
+            )
+            for hit in tagged(lists, query, MAX_RESOURCE_HITS):
+                target = partial(jump, hit.spec, hit.item, hit.params)
+                yield Hit(1.0, Content(hit.text), target, text=hit.text, help=escape(hit.help))
             return
         matcher = self.matcher(query)
         hits = 0

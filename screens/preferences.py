@@ -26,6 +26,7 @@ from screens.request_modal import RequestModal
 from tui.api.errors import CloudError
 from tui.resources.preferences import dump_preferences, parse_preferences
 from tui.untrusted import shown
+from widgets.form_inputs import MultilineInput
 
 if TYPE_CHECKING:
     from screens.actions import ActionContext
@@ -73,7 +74,9 @@ class PreferencesModal(RequestModal):
             ),
             id="preferences-note",
         )
-        yield TextArea(self.text, soft_wrap=True, show_line_numbers=True, id="preferences-text")
+        yield MultilineInput(
+            self.text, soft_wrap=True, show_line_numbers=True, id="preferences-text"
+        )
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()

@@ -155,7 +155,7 @@ class WatchlistScreen(ShellScreen):
         if len(changes) > 4:
             changed += f" +{len(changes) - 4}"
         kind = spec.singular if spec else mark.spec_id
-        cells = ("✱" if changes else " ", kind, label, status, changed)
+        cells = ("✱" if changes else " ", shown(kind), shown(label), shown(status), shown(changed))
         return TableRow(
             "\x1f".join(ident), cells, (not changes, kind, label, status, changed), tone,
             " ".join(cells).lower(),

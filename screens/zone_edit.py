@@ -4,8 +4,9 @@ The records are written as a zone file (``tui.dns.zone_text``), the editor runs 
 hand-off mechanism (``screens.handoff.edit_text``: a 0600 file, removed afterwards), and the
 saved text becomes a plan (``tui.dns.zone_plan``): one ``+``/``~``/``-`` line per record and the
 lines that cannot be mapped. ``y`` on the plan applies it, one request per record, each line
-showing its result; ``e`` goes back to the editor with the text as saved (after a partial
-failure, the fresh records are compared again, so only what failed is left to do).
+showing its result; ``e`` goes back to the editor with the text as saved, each line that
+could not be mapped marked by a ``; !`` note (after a partial failure, the fresh records are
+compared again, so only what failed is left to do).
 
 Bindings of the plan:
 
@@ -31,7 +32,7 @@ from textual.widgets import Static
 
 from screens.handoff import edit_text
 from tui.api.errors import CloudError
-from tui.dns.zone_plan import Change, ZonePlan, plan_zone
+from tui.dns.zone_plan import Change, ZonePlan, plan_zone, text_with_errors
 from tui.dns.zone_text import render_zone_text
 from tui.refresh import describe_error
 from tui.untrusted import Shown, shown
@@ -259,4 +260,4 @@ async def edit_zone(ctx: ActionContext) -> bool:
             ctx.done(f"Zone {shown(name)}: {modal.applied} record change(s) applied")
         if outcome != "edit":
             return applied
-        text = edited
+        text = text_with_errors(edited, plan)  # each line in error marked, kubectl-style

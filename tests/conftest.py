@@ -92,7 +92,11 @@ class MemoryKeyring(keyring.backend.KeyringBackend):
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
-    """Every test gets its own config file, config dir and in-memory keyring."""
+    """Every test gets its own home, config file, config dir and in-memory keyring (the home:
+    forms read the public keys in ``~/.ssh``, and nothing may read or write the real one)."""
+    home = tmp_path / "isolated-home"  # a test may make its own tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
     config_dir = tmp_path / "config"
     config_dir.mkdir()
     monkeypatch.setenv("CLOUDTUI_CONFIG", str(config_dir / "config.toml"))

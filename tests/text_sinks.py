@@ -179,6 +179,8 @@ class Project:
     """function or class name -> the parameters annotated ``Shown`` (sinks)."""
     constants: dict[str, set[bool]] = field(default_factory=dict)
     """module-level name -> for each module that assigns it, whether every value is vetted."""
+    module_constants: dict[tuple[Path, str], bool] = field(default_factory=dict)
+    """(file, module-level name) -> whether every value the module assigns it is a literal."""
     constant_annotations: dict[str, list[ast.expr]] = field(default_factory=dict)
     """module-level name -> the annotations modules give it (``SPECS: dict[str, ...]``)."""
     class_constants: dict[str, set[bool]] = field(default_factory=dict)
@@ -438,7 +440,10 @@ def survey(paths: list[Path]) -> Project:
                     statement.annotation
                 )
             for name, value in _assigned(statement):
-                project.constants.setdefault(name, set()).add(value is not None and _literal(value))
+                literal = value is not None and _literal(value)
+                project.constants.setdefault(name, set()).add(literal)
+                key = (path, name)
+                project.module_constants[key] = project.module_constants.get(key, True) and literal
     return project
 
 
@@ -1077,6 +1082,9 @@ class Checker:
             if name in holder.values or name in holder.elements:
                 return self._vetted_binding(name, holder)
             holder = holder.parent
+        key = (self.imported.get(name, self.path), name)
+        if key in self.project.module_constants:  # a constant imported from the project
+            return self.project.module_constants[key]
         verdicts = self.project.constants.get(name)
         return bool(verdicts) and all(verdicts)
 
@@ -1147,6 +1155,11 @@ class Checker:
                     annotation = self.project.method_returns(owner, name)[1]
             elif isinstance(node.func, ast.Name) and name in self.function_returns:
                 annotation = self.function_returns[name]
+            elif (
+                isinstance(node.func, ast.Name)
+                and (self.imported.get(name), name) in self.project.module_returns
+            ):
+                annotation = self.project.module_returns[(self.imported[name], name)]
             elif isinstance(node.func, ast.Name) and not element:
                 classes = self.project.returned_classes.get(name, set())
                 return next(iter(classes)) if len(classes) == 1 else ""

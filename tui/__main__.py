@@ -10,14 +10,14 @@ import argparse
 import asyncio
 import gc
 import getpass
-import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from tui import __version__
+from tui.cli_args import EXIT_USAGE, Parser, number
 
 # pydantic scans every installed distribution's entry points for plugins when it builds its
 # first model (10-30 ms of each start); the command line uses none. An explicit setting wins.
@@ -28,47 +28,16 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 
-class _Parser(argparse.ArgumentParser):
-    """Refuses a bad command line with one line (argparse prints the whole usage first)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see: {self.prog} --help)\n")
-
-
-def _number(
-    kind: type[int] | type[float], low: float, high: float | None, unit: str = ""
-) -> Callable[[str], int | float]:
-    """An argparse type: a number of ``kind`` between ``low`` and ``high`` (None: no limit)."""
-    span = f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}"
-    what = "a whole number" if kind is int else "a number"
-    suffix = f" {unit}" if unit else ""
-
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if not math.isfinite(value):  # nan passes every comparison
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{text} is out of range: {span}{suffix}")
-        return value
-
-    parse.__name__ = what  # argparse names the type in some messages
-    return parse
-
-
-_SHARE = _number(float, 0.0, 1.0)
+_SHARE = number(float, 0.0, 1.0)
 
 DATA_SETS = ("standard", "hostile")
 """The simulator's demo data sets (see ``tui.simulator.hostile``)."""
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="cloudtui",
         description="A keyboard-first terminal UI for operating a cloud hosting account.",
     )
@@ -90,18 +59,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--read-only",
         action="store_true",
-        help="browse without being able to change anything (every mutating action is greyed)",
+        help="browse without being able to change anything, on every account of the run "
+        "(every mutating action is greyed)",
     )
     parser.add_argument(
         "--demo-scale",
-        type=_number(int, 0, 100_000),
+        type=number(int, 0, 100_000),
         default=0,
         metavar="N",
         help="demo mode only: seed N extra instances, to try a large account (default: 0)",
     )
     parser.add_argument(
         "--demo-latency",
-        type=_number(float, 0.0, 60.0, "seconds"),
+        type=number(float, 0.0, 60.0, "seconds"),
         default=0.0,
         metavar="SECONDS",
         help="demo mode only: seconds added to every request (default: 0)",
@@ -192,13 +162,13 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     sim.add_argument(
         "--port",
-        type=_number(int, 0, 65535),
+        type=number(int, 0, 65535),
         default=8080,
         help="TCP port; 0 picks a free one, printed once listening (default: 8080)",
     )
     sim.add_argument(
         "--speed",
-        type=_number(float, 0.01, 10_000.0),
+        type=number(float, 0.01, 10_000.0),
         default=1.0,
         metavar="FACTOR",
         help="how fast the simulated clock runs: 4 makes a 4 s boot take 1 s (default: 1; "
@@ -220,7 +190,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--scale",
-        type=_number(int, 0, 100_000),
+        type=number(int, 0, 100_000),
         default=0,
         metavar="N",
         help="seed N extra instances (default: 0)",
@@ -235,14 +205,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--latency",
-        type=_number(float, 0.0, 60.0, "seconds"),
+        type=number(float, 0.0, 60.0, "seconds"),
         default=0.0,
         metavar="SECONDS",
         help="seconds added to every request (default: 0)",
     )
     sim.add_argument(
         "--jitter",
-        type=_number(float, 0.0, 60.0, "seconds"),
+        type=number(float, 0.0, 60.0, "seconds"),
         default=0.0,
         metavar="SECONDS",
         help="up to this many more seconds per request, at random (default: 0)",
@@ -263,7 +233,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--rate-limit",
-        type=_number(int, 1, None),
+        type=number(int, 1, None),
         default=None,
         metavar="N",
         help="requests allowed per minute before 429 answers (default: no limit)",
@@ -284,7 +254,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--stall-seconds",
-        type=_number(float, 0.0, 3600.0, "seconds"),
+        type=number(float, 0.0, 3600.0, "seconds"),
         default=35.0,
         metavar="SECONDS",
         help="how late a stalled answer comes (default: 35, beyond the client's 30 s timeout)",
@@ -294,16 +264,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def _load_settings_or_exit() -> Settings:
     from tui.session.config import ConfigError, load_settings
+    from tui.untrusted import shown
 
     try:
         return load_settings()
     except ConfigError as exc:
-        if len(exc.problems) == 1:
-            print(f"cloudtui: configuration error: {exc}", file=sys.stderr)
+        # The file's own keys are in these lines: shown, never sent to the terminal as they are.
+        ignored = [key.message() for key in exc.unknown_keys]  # said now, not after the fix
+        if len(exc.problems) == 1 and not ignored:
+            print(shown(f"cloudtui: configuration error: {exc}"), file=sys.stderr)
         else:
-            print(f"cloudtui: configuration errors in {exc.path}:", file=sys.stderr)
-            for line in exc.lines():
-                print(f"  {line}", file=sys.stderr)
+            print(shown(f"cloudtui: configuration errors in {exc.path}:"), file=sys.stderr)
+            for line in [*exc.lines(), *ignored]:
+                print(f"  {shown(line)}", file=sys.stderr)
         print("The file was left as it is; fix it and run cloudtui again.", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
 
@@ -458,6 +431,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
         return binding_ids()
 
+    def binding_keys() -> Mapping[str, Collection[str]]:
+        from screens.binding_ids import item_screen_keys
+
+        return item_screen_keys()
+
     checks = asyncio.run(
         run_doctor(
             args.sub_profile or args.profile,
@@ -466,6 +444,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             which=shutil.which,
             demo_user=args.demo_user if args.demo or args.sub_demo else None,
             binding_ids=binding_ids,
+            binding_keys=binding_keys,
         )
     )
     if args.json:
@@ -511,9 +490,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def cmd_app(args: argparse.Namespace) -> int:
     """Start the TUI (demo mode, or a profile with its stored token or the login screen)."""
-    from tui.session.terminal import terminal_problem
+    from tui.session.terminal import output_problem, terminal_problem
 
-    problem = terminal_problem(os.environ)
+    problem = terminal_problem(os.environ) or output_problem(sys.stdout, sys.stderr)
     if problem is not None:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
@@ -560,8 +539,10 @@ def cmd_app(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     from tui.app import run_app
 
-    read_only = args.read_only or bool(profile is not None and profile.read_only)
-    return run_app(settings, session, profile_name=name, base_url=base_url, read_only=read_only)
+    # Only the flag: a profile's own read_only is the app's to apply, account by account.
+    return run_app(
+        settings, session, profile_name=name, base_url=base_url, read_only=args.read_only
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, ClassVar
 
@@ -33,10 +32,13 @@ from screens.pane_host import PaneHost
 from screens.resource_detail import ResourceDetailScreen
 from screens.resource_list import ResourceListScreen
 from screens.shell import start_action
+from tui.accounts.read_only import ReadOnlyRules
+from tui.accounts.state import AccountState, OnAccount, StateChange
+from tui.accounts.switch import open_account
 from tui.api import collector
-from tui.api.errors import ApiError, CloudError, RateLimited, ServerError
+from tui.api.errors import CloudError
 from tui.home.areas import HOME_AREAS, HOME_BY_ID
-from tui.refresh import Settled, classify, describe_error, error_title, retry_text
+from tui.refresh import Settled, describe_error, error_title
 from tui.resources.areas import (
     AREA_BY_ID,
     AREA_OF_SPEC,
@@ -58,19 +60,16 @@ ENDPOINTS: tuple[str, ...] = ("profile.view", "profile.grants")
 """Operations this module calls by name (the coverage test checks they are reachable)."""
 
 
-def _params_key(params: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k, str(v)) for k, v in params.items()))
-
-
-class CloudApp(App[int]):
-    """The cloudtui application.
+class CloudApp(OnAccount, App[int]):
+    """The cloudtui application (what it says of its account: :class:`OnAccount`).
 
     Args:
         settings: Loaded settings (theme, keymap, refresh intervals ...).
         session: A ready session, or None to show the login screen first.
         profile_name: Profile to sign in to when ``session`` is None.
         base_url: Base URL to prefill on the login screen.
-        read_only: Start a read-only session (every mutating action greyed, none sent).
+        read_only: ``--read-only`` was given: every account of the run is read-only (see
+            :mod:`tui.accounts.read_only`; a profile's own ``read_only`` comes from settings).
     """
 
     CSS_PATH = "app.tcss"
@@ -97,14 +96,11 @@ class CloudApp(App[int]):
         ),
     ]
 
-    api_health: reactive[str] = reactive("online")
-    retry_text = ""
-    """What the status bar says while a request waits to be retried (health ``retrying``)."""
-    """``online``, ``connecting``, ``unreachable``, ``rate_limited`` or ``error``."""
-    last_refresh: reactive[float | None] = reactive(None)
-    """Epoch seconds of the last successful request of a refresh."""
+    status_version: reactive[int] = reactive(0)
+    """Bumped when the account's API health or last refresh changes (the status bar repaints)."""
     user_version: reactive[int] = reactive(0)
-    """Bumped when :attr:`user_context` changes (screens re-check actions)."""
+    """Bumped when the account, its user or its read-only mode changes (screens re-check
+    actions)."""
 
     def __init__(
         self,
@@ -122,14 +118,17 @@ class CloudApp(App[int]):
         super().__init__(ansi_color=True if no_color else None)
         self.set_class(no_color, "-no-color")
         self.settings = settings
-        self.session = session
         self.profile_name = profile_name
         self.base_url = base_url
-        self.user_context: UserContext | None = None
-        self.resource_index: dict[
-            tuple[str, tuple[tuple[str, str], ...]], tuple[dict[str, Any], dict[Any, Any]]
-        ] = {}
-        """Items of every list loaded so far: (spec id, params) -> (params, items by key)."""
+        self.read_only_rules = ReadOnlyRules(settings, command_line=read_only)
+        """Which accounts of this run are read-only (command line, profiles, ``:read-only``)."""
+        self.account_opener: Callable[[Settings, str], Session] = open_account
+        """Opens another profile's session (``:account``, ``:fanout``; tests pass their own)."""
+        self.account: AccountState | None = None
+        """The account the app is on and everything that belongs to it (None until signed
+        in); :meth:`adopt_account` replaces it whole."""
+        if session is not None:
+            self.adopt_account(session)
         self.notification_log: list[tuple[str, str]] = []
         """(title, message) of every notification, oldest first."""
         self.changes = 0
@@ -142,18 +141,13 @@ class CloudApp(App[int]):
         self.resume_collector_after_first_frame = False
         """Set by :func:`run_app` when the command line paused the cyclic collector for the
         start: it is frozen and resumed once the first frame is on the terminal."""
+        self.stops_on_signals = False
+        """Set by :func:`run_app`: SIGTERM and SIGHUP end the app as quitting does (see
+        :mod:`tui.session.stop_signals`); a test's app leaves the process's signals alone."""
         self.key_gate = KeyGate(self)
         """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
         self.keys_on_buttons = KeysOnButtons(self)
         """Places or explains characters typed on a button (see :mod:`screens.keys_on_buttons`)."""
-        self.read_only = read_only
-        """A read-only session: mutating actions are greyed and the client sends no change."""
-        self.activity: Any = None
-        """The profile's :class:`tui.home.activity.ActivityLog` (set once signed in)."""
-        self.watchlist: Any = None
-        """The profile's :class:`tui.home.watchlist.Watchlist` (set once signed in)."""
-        self.undo_journal: Any = None
-        """This session's changes and their undo (:class:`tui.home.undo.UndoJournal`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 
@@ -183,6 +177,10 @@ class CloudApp(App[int]):
     # -- start-up ---------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.stops_on_signals:
+            from tui.session.stop_signals import stop_on_signals
+
+            stop_on_signals(lambda status: self.exit(return_code=status))
         self.key_gate.watch_screens()
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
@@ -206,15 +204,11 @@ class CloudApp(App[int]):
 
     def _signed_in(self, session: Session | None) -> None:
         if session is not None:
-            self.session = session
+            self.adopt_account(session)
             self._start()
 
     def _start(self) -> None:
         assert self.session is not None
-        # A request waiting to be retried shows in the status bar while it waits, not only
-        # when it finally fails.
-        self.session.client.on_retry = self.api_retrying
-        self.session.client.on_recovered = self.api_succeeded
         from screens.home_actions import open_home_state
 
         open_home_state(self)
@@ -239,21 +233,25 @@ class CloudApp(App[int]):
         for area in (*HOME_AREAS, *AREAS):
             self.add_mode(area.id, partial(self.area_root, area))
 
-    def reset_account_state(self, session: Session) -> None:
-        """Forget everything of the previous account and take ``session`` (see
-        :mod:`screens.accounts`). Read-only stays on once on; the profile can turn it on."""
-        self.session = session
-        session.client.on_retry = self.api_retrying
-        session.client.on_recovered = self.api_succeeded
-        self.read_only = self.read_only or session.mark.read_only
-        self.user_context = None
-        self.resource_index.clear()
-        self.activity = None
-        self.watchlist = None
-        self.undo_journal = None
-        self.api_health = "online"
-        self.last_refresh = None
-        self.user_version += 1
+    # -- the account ------------------------------------------------------------------------
+
+    def adopt_account(self, session: Session) -> AccountState:
+        """Make ``session``'s account the app's: a new :class:`AccountState` replaces the old
+        one whole (its read-only mode from :attr:`read_only_rules`), and the old one is
+        detached. Used at sign-in and by a switch (:mod:`screens.accounts`)."""
+        if self.account is not None:
+            self.account.detach()
+        mode = self.read_only_rules.mode(session.profile_name)
+        self.account = AccountState.open(session, mode, self._account_changed)
+        self._account_changed("user")
+        self._account_changed("health")
+        return self.account
+
+    def _account_changed(self, what: StateChange) -> None:
+        if what == "user":
+            self.user_version += 1
+        else:
+            self.status_version += 1
 
     def post_display_hook(self) -> None:
         # Textual calls this after each frame is written. The first frames are partial (the
@@ -294,42 +292,26 @@ class CloudApp(App[int]):
     async def _load_user(self) -> None:
         from tui.models.profile import Profile  # on first use: not needed for the first frame
 
-        assert self.session is not None
-        client = self.session.client
+        state = self.account  # what arrives belongs to this account, even after a switch
+        assert state is not None
+        client = state.session.client
         profile = await client.call("profile.view", model=Profile)
+        state.answered()
         restricted = bool(profile.restricted)
         # Availability rules read the grants as JSON, the shape the API documents.
         grants = await client.call("profile.grants", model=dict) if restricted else None
-        self.user_context = UserContext(
-            username=profile.username or "",
-            restricted=restricted,
-            grants=grants or None,
-            scopes=self.session.token_scopes,
-            read_only=self.read_only,
+        state.set_user(
+            UserContext(
+                username=profile.username or "",
+                restricted=restricted,
+                grants=grants or None,
+                scopes=state.session.token_scopes,
+            )
         )
-        self.user_version += 1
-        self.screen.refresh_bindings()
+        if state is self.account:
+            self.screen.refresh_bindings()
 
     # -- state other screens report ---------------------------------------------------------
-
-    def now(self) -> float:
-        """Current time: the simulator's clock in demo mode (virtual in tests), else the wall."""
-        simulator = getattr(self.session, "simulator", None)
-        return simulator.clock.now() if simulator is not None else time.time()
-
-    def api_succeeded(self) -> None:
-        """A refresh got its answer."""
-        self.api_health = "online"
-        self.last_refresh = self.now()
-
-    def api_retrying(self, error: BaseException, wait: float) -> None:
-        """A request is retried after ``error``: the status bar says why, while it waits."""
-        if isinstance(error, RateLimited):
-            self.api_health = "rate_limited"
-            return
-        self.retry_text = retry_text(error, wait)
-        self.api_health = "retrying"
-        self.mutate_reactive(CloudApp.api_health)  # a second retry repaints the new text
 
     def refresh_covered_lists(self) -> None:
         """Refresh the panes under the top screen (a change was sent and its answer lost)."""
@@ -339,13 +321,6 @@ class CloudApp(App[int]):
             for pane in screen.query(RefreshingPane):
                 if pane.loaded:
                     pane.refresh_now()
-
-    def api_failed(self, error: BaseException) -> None:
-        """A refresh failed: show unreachable / rate limited / server errors in the status bar."""
-        health = classify(error)
-        if isinstance(error, ApiError) and not isinstance(error, ServerError | RateLimited):
-            return  # a 403 or 404 says nothing about the API's health
-        self.api_health = health
 
     def notify_settled(self, spec: ResourceSpec, settled: Settled) -> None:
         """Say that an item left a transitional status ("web-1 is now running")."""
@@ -382,12 +357,6 @@ class CloudApp(App[int]):
     def get_key_display(self, binding: Binding) -> str:
         """A key as pressed, ctrl written ``^`` (the footer): see :mod:`widgets.key_names`."""
         return binding.key_display or key_label(binding.key, compact=True)
-
-    def remember_items(
-        self, spec: ResourceSpec, params: Mapping[str, Any], items: dict[Any, Any]
-    ) -> None:
-        """Record a loaded list for the palette's "jump to resource"."""
-        self.resource_index[(spec.id, _params_key(params))] = (dict(params), items)
 
     # -- errors -----------------------------------------------------------------------------
 
@@ -481,12 +450,13 @@ class CloudApp(App[int]):
                 )
 
     async def _prefetch(self, spec: ResourceSpec) -> None:
-        assert self.session is not None
+        state = self.account  # what arrives belongs to this account, even after a switch
+        assert state is not None
         try:
-            async for chunk in iter_chunks(self.session.client, spec, {}):
+            async for chunk in iter_chunks(state.session.client, spec, {}):
                 items = {spec.item_key(i): i for i in chunk.items}
-                if (spec.id, ()) not in self.resource_index:
-                    self.remember_items(spec, {}, items)
+                if (spec.id, ()) not in state.resource_index:
+                    state.remember(spec.id, {}, items)
                 return
         except CloudError:
             return  # an area this user cannot list is simply not searchable
@@ -551,7 +521,7 @@ def run_app(
         session: A ready session, or None for the login screen.
         profile_name: Profile to sign in to when ``session`` is None.
         base_url: Base URL to prefill on the login screen.
-        read_only: Start a read-only session.
+        read_only: ``--read-only``: every account of the run is read-only.
 
     Returns:
         The exit status.
@@ -563,11 +533,12 @@ def run_app(
     # growing heap, 10-15% of the start's CPU); it resumes after the first frame.
     paused = not gc.isenabled()
     app.resume_collector_after_first_frame = paused and session is not None
+    app.stops_on_signals = True
     freeze_startup_heap()
     if paused and session is None:
         collector.resume()  # the login screen comes first: nothing is held for a first frame
     result = app.run()
-    return int(result or 0)
+    return app.return_code or int(result or 0)  # 128 + N when signal N ended it
 
 
 def freeze_startup_heap() -> None:

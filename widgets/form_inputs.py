@@ -10,19 +10,37 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, TextArea
 
 from tui.resources.forms import FormField
-from tui.untrusted import shown
+from tui.untrusted import normalize_newlines, shown
 from widgets.chooser_field import ChooserSelect
 from widgets.switches import TickList, YesNo
 
 INPUT_TYPES = {"int": "integer", "float": "number"}
 
 
+class MultilineInput(TextArea):
+    """A text area for text that is sent (a script, a certificate, JSON): its lines end in LF.
+
+    A terminal sends a paste's line breaks as CR, and text loaded from elsewhere may end its
+    lines in CRLF; a text area would keep the line end of the text it was loaded with, so a
+    key or a script could reach the API with CRs in it. Everything loaded here is made LF, and
+    a paste is split into lines and joined with the document's LF.
+    """
+
+    def __init__(self, text: str = "", **kwargs: Any) -> None:
+        super().__init__(normalize_newlines(text), **kwargs)
+
+    def load_text(self, text: str) -> None:
+        """Replace the text (``text = ...`` comes here too), its line ends made LF."""
+        super().load_text(normalize_newlines(text))
+
+
 class PemSecretInput(Input):
     """A masked one-line input for a PEM private key that keeps every line of a paste.
 
     A plain :class:`Input` keeps only the first line of a paste (the armour line of a key).
-    Here line breaks are kept as written ``\\n`` sequences, which the form turns back into line
-    breaks before sending; a file path typed instead is read when the form is sent.
+    Here line breaks (LF, CRLF, or the CR a terminal sends) are kept as written ``\\n``
+    sequences, which the form turns back into line breaks before sending; a file path typed
+    instead is read when the form is sent.
     """
 
     def _on_paste(self, event: events.Paste) -> None:
@@ -30,7 +48,7 @@ class PemSecretInput(Input):
         event.prevent_default()  # Input's own handler would add the first line again
         if not event.text:
             return
-        kept = event.text.replace("\r\n", "\n").strip("\n").replace("\n", "\\n")
+        kept = normalize_newlines(event.text).strip("\n").replace("\n", "\\n")
         if self.selection.is_empty:
             self.insert_text_at_cursor(kept)
         else:
@@ -101,7 +119,7 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
             )
         ]
     if f.kind in ("json", "multiline", "lines"):
-        return [TextArea(text, soft_wrap=True, id=wid, compact=True)]
+        return [MultilineInput(text, soft_wrap=True, id=wid, compact=True)]
     if f.pem and f.kind == "secret":
         return [PemSecretInput(text, password=True, id=wid, compact=True, select_on_focus=False)]
     return [

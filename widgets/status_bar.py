@@ -1,7 +1,8 @@
 """The one-line status bar: profile (or DEMO), API host, user, restriction, last refresh, health.
 
-It reads the app's state (``session``, ``user_context``, ``api_health``, ``last_refresh``) and
-repaints when those change; it never calls the API itself.
+It reads the app's state (``session``, ``user_context``, ``api_health``, ``last_refresh``: the
+account's, see :mod:`tui.accounts.state`) and repaints when those change; it never calls the API
+itself.
 """
 
 from __future__ import annotations
@@ -50,11 +51,14 @@ def status_parts(app: Any) -> list[tuple[str, str]]:
         # Second, so it shows on the narrowest terminal: the session cannot change anything.
         parts.append(("READ-ONLY", "status-bar--warn"))
     health = getattr(app, "api_health", "online")
+    retrying = getattr(app, "retry_text", "")
     if health == "retrying":
         # Says what is going on: why nothing arrived yet, and that it is being retried.
-        parts.append((f"◐ {getattr(app, 'retry_text', '') or 'retrying'}", "status-bar--busy"))
+        parts.append((f"◐ {retrying or 'retrying'}", "status-bar--busy"))
     else:
         parts.append(HEALTH_TEXT.get(health, HEALTH_TEXT["error"]))
+        if health == "unreachable" and retrying:
+            parts.append((f"◐ {retrying}", "status-bar--busy"))  # and it is being tried again
     user: Any = getattr(app, "user_context", None)
     username = str(user.username or "") if user is not None else ""
     if username:
@@ -118,7 +122,7 @@ class StatusBar(Static):
     )
 
     def on_mount(self) -> None:
-        for attribute in ("api_health", "last_refresh", "user_version"):
+        for attribute in ("status_version", "user_version"):
             if hasattr(self.app, attribute):
                 self.watch(self.app, attribute, self._changed, init=False)
         self._changed()

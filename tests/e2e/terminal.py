@@ -8,8 +8,10 @@ sleeps a fixed time and hopes.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator, Mapping
@@ -87,8 +89,13 @@ def tmux_session(
     env: Mapping[str, str],
     cwd: Path | None = None,
     prefix: str = "cloudtui-e2e",
+    tmp_dir: Path | None = None,
 ) -> Iterator[Terminal]:
     """``command`` in a tmux server of its own (a private socket), killed when done.
+
+    The command's temporary files go to a folder of their own (``TMPDIR``). Killing the server
+    hangs up on the command, as closing a terminal window does; the folder must then be left
+    empty (a demo removes its own folder when it ends), or the test fails naming what is left.
 
     Args:
         command: Shell command the session runs.
@@ -96,18 +103,22 @@ def tmux_session(
         env: Environment of the tmux server (and so of the command).
         cwd: Working folder of the command.
         prefix: Start of the socket's name (a random suffix keeps tests apart).
+        tmp_dir: That temporary folder, for a command that does not take ``TMPDIR`` from
+            ``env`` (one run over ssh is given it in its own command line); by default a new
+            one, removed afterwards.
     """
     socket = f"{prefix}-{uuid.uuid4().hex[:8]}"
     term = Terminal(socket, "app")
     geometry = ["-x", str(size[0]), "-y", str(size[1])]
     where = ["-c", str(cwd)] if cwd is not None else []
+    tmp = Path(tempfile.mkdtemp(prefix=f"{prefix}-tmp-")) if tmp_dir is None else tmp_dir
     subprocess.run(
         [
             *("tmux", "-L", socket, "-f", "/dev/null"),
             *("new-session", "-d", "-s", "app", *where, *geometry, command),
         ],
         check=True,
-        env=dict(env),
+        env={**env, "TMPDIR": str(tmp)},
     )
     try:
         # With no client attached tmux may fall back to its default size; pin the window's.
@@ -116,6 +127,22 @@ def tmux_session(
         yield term
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
+        left = left_behind(tmp)
+        if tmp_dir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    # Not reached when the test failed: its own error says more.
+    assert left == [], f"{command!r} left temporary files behind: {left}"
+
+
+def left_behind(folder: Path) -> list[str]:
+    """What is still in ``folder`` once the programs that wrote there had until the deadline
+    to end (a program hung up on needs a moment to remove its files)."""
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        left = sorted(entry.name for entry in folder.iterdir()) if folder.exists() else []
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
 
 
 def go(term: Terminal, command: str, expect: str) -> str:

@@ -133,12 +133,14 @@ def over_ssh(sshd: Sshd, tmp_path: Path) -> Iterator[Callable[[str], Terminal]]:
     sessions = ExitStack()
 
     def start(term: str) -> Terminal:
-        home = tmp_path / f"home-{term}"
+        home, tmp = tmp_path / f"home-{term}", tmp_path / f"tmp-{term}"
         home.mkdir()
+        tmp.mkdir()
         remote = " ".join(
             [
                 f"cd {shlex.quote(str(ROOT))} &&",
                 f"HOME={shlex.quote(str(home))}",
+                f"TMPDIR={shlex.quote(str(tmp))}",  # checked empty once the session is over
                 f"CLOUDTUI_CONFIG={shlex.quote(str(home / 'config.toml'))}",
                 f"XDG_CONFIG_HOME={shlex.quote(str(home / 'xdg'))}",
                 f"{shlex.quote(sys.executable)} -m tui --demo;",
@@ -166,7 +168,9 @@ def over_ssh(sshd: Sshd, tmp_path: Path) -> Iterator[Callable[[str], Terminal]]:
             remote,
         ]
         env = {k: v for k, v in os.environ.items() if k != "CLOUDTUI_TOKEN"}
-        session = tmux_session(shlex.join(ssh), size=(100, 30), env=env, prefix="cloudtui-ssh")
+        session = tmux_session(
+            shlex.join(ssh), size=(100, 30), env=env, prefix="cloudtui-ssh", tmp_dir=tmp
+        )
         return sessions.enter_context(session)
 
     with sessions:

@@ -79,14 +79,62 @@ def test_unknown_settings_and_keymap_ids_are_warnings_with_the_nearest_name(
     assert all(c["status"] == "warn" for c in named(checks, "config key"))
 
 
+def test_plugins_aliases_and_hotkeys_are_checked_each_problem_one_warning(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config_path().write_text(
+        '[aliases]\nbad = "instnces"\n\n[hotkeys]\n"?" = ":log"\n\n'
+        '[[plugins]]\nkey = "e"\nareas = ["instnces", "instances"]\ntitle = "Mine"\n'
+        'titel = "typo"\ncommand = ["no-such-program-xyz", "{label}"]\n'
+    )
+    code, checks = doctor(capsys, "--demo")
+    assert code == 0  # worth a warning each, not a failure
+    found = [c["detail"] for c in named(checks, "plugins and shortcuts")]
+    assert found == [
+        "line 2: [aliases] bad stands for 'instnces', but instnces is not a command; "
+        "did you mean instances?",
+        'line 5: [hotkeys] "?" is the key of app.help already',
+        "line 8: [[plugins]] 'Mine': the key \"e\" is taken by compute.edit (instances), "
+        "compute.config_edit (instances)",
+        "line 9: [[plugins]] 'Mine': 'instnces' is not an area; did you mean instances?",
+        "line 12: [[plugins]] 'Mine': no-such-program-xyz is not installed",
+    ]
+    unknown = [c["detail"] for c in named(checks, "config key")]
+    assert unknown == [
+        "line 11: unknown setting plugins[0].titel (it is ignored); did you mean title?"
+    ]
+
+
 def test_every_bad_value_of_the_config_is_in_the_report(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    config_path().write_text("page_size = 1\n[refresh]\nslow = 1\n")
+    config_path().write_text(
+        'page_size = 1\ntheme = "nrod"\n[refresh]\nslow = 1\nfsat = 3\n'
+        '[profiles.work]\nbase_url = "http://api.example.com/v4"\n'
+    )
     code, checks = doctor(capsys)
     assert code == 1
     detail = named(checks, "config file")[0]["detail"]
-    assert detail.index("line 1: page_size") < detail.index("line 3: refresh.slow")
+    assert (
+        detail.index("line 1: page_size")
+        < detail.index("line 2: theme")
+        < detail.index("line 4: refresh.slow")
+        < detail.index("line 7: profiles.work.base_url")
+    )
+    # The key that would be ignored is named in the same run, not after the file is fixed.
+    assert [c["detail"].split(":")[0] for c in named(checks, "config key")] == ["line 5"]
+
+
+def test_the_report_shows_the_file_s_own_text_made_visible(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config_path().write_text(
+        '[profiles."\\u001b]52;c;aGk=\\u0007x"]\nbase_url = "http://remote.example/v4"\n'
+    )
+    assert main(["doctor", "--demo"]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "␛]52;c;aGk=␇x" in out
 
 
 def which_of(*installed: str) -> Any:

@@ -132,7 +132,10 @@ async def test_choosing_another_script_replaces_the_fields() -> None:
         model_form.set_value("stackscript_id", None)
         await wait_until(pilot, lambda: model_form.form.field("stackscript_data.ssh_port") is None)
         assert not model_form.query(".form-extra-group")
-        assert not model_form.query(SelectionList)
+        # The script's own tick lists went with it (the keys' and users' lists stay).
+        ticks = [t.id or "" for t in model_form.query(SelectionList)]
+        assert not [i for i in ticks if "stackscript_data" in i]
+        assert sorted(ticks) == ["field-authorized_keys", "field-authorized_users"]
         await pilot.press("escape")
         await settle(pilot)
 

@@ -205,9 +205,15 @@ async def test_the_script_chooser_marks_scripts_without_the_chosen_image() -> No
         scripts.focus()
         await pilot.press("enter")
         chooser: ChooserModal = await wait_for_screen(pilot, ChooserModal)
-        notes = {row.text.split(" (#")[0]: row.cells[-1] for row in chooser.shown}
-        assert notes["café terminal setup"] == "not for compute/debian12"
+        rows = {row.text.split(" (#")[0]: row for row in chooser.shown}
+        notes = {name: row.cells[-1] for name, row in rows.items()}
+        assert (
+            notes["café terminal setup"] == "not for compute/debian12: runs on compute/alpine3.20"
+        )
         assert notes["Docker host"] == "" and notes["LAMP stack"] == ""
+        # The mark is in the script's own cell (after the group), shown at every width.
+        assert rows["café terminal setup"].cells[1].startswith("✗ ")
+        assert rows["café terminal setup"].refused and not rows["Docker host"].refused
         await pilot.press("escape")
         await pilot.press("escape")
         await settle(pilot)

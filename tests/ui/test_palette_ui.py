@@ -32,3 +32,16 @@ async def test_a_volume_seen_in_two_lists_is_one_palette_hit() -> None:
         hits = [hit async for hit in provider.search("pg-data")]
         assert [hit.text for hit in hits] == ["pg-data"]
         assert hits[0].help == "volume · Volumes"
+
+
+async def test_a_tag_finds_every_kind_that_carries_it_clusters_included() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.prefetch_for_palette()
+        await settle(pilot)
+        provider = ResourceCommands(app.screen)
+        hits = [hit async for hit in provider.search("#production")]
+        kinds = {str(hit.help).split(" · ")[0] for hit in hits}
+        assert "cluster" in kinds and "instance" in kinds, kinds
+        assert all("#production" in str(hit.help) for hit in hits)

@@ -29,7 +29,7 @@ def test_the_mark_comes_from_the_profile_and_unknown_names_are_plain() -> None:
     settings = Settings(
         profiles={"prod": Profile(base_url="https://a.example/v4", color="red", read_only=True)}
     )
-    assert account_mark(settings, "prod") == AccountMark("prod", "red", True)
+    assert account_mark(settings, "prod") == AccountMark("prod", "red")
     assert account_mark(settings, "DEMO") == AccountMark("DEMO")
 
 

@@ -237,3 +237,75 @@ def test_a_save_keeps_what_was_changed_in_the_file_meanwhile() -> None:
     del running.profiles["lab"]
     save_settings(running)
     assert set(load_settings().profiles) == {"work", "home"}
+
+
+def test_one_run_names_every_problem_a_bad_base_url_and_an_unknown_theme_included(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config_path().write_text(
+        'theme = "nrod"\n'  # line 1: no such theme
+        "page_size = 5\n"  # line 2: too small
+        "[profiles.work]\n"
+        'base_url = "http://api.example.com/v4"\n'  # line 4: plain http to a remote host
+        "[profiles.lab]\n"
+        'base_url = "https://lab.example.com"\n'  # line 6: no /v4
+        "[profiles.local]\n"
+        'base_url = "http://127.0.0.1:8080/v4"\n'  # fine: plain http to this machine
+        "[refresh]\n"
+        "fsat = 3\n"  # line 10: unknown, ignored, and said in the same run
+    )
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert [(p.line, p.problem.split(":")[0]) for p in info.value.problems] == [
+        (1, "theme"),
+        (2, "page_size"),
+        (4, "profiles.work.base_url"),
+        (6, "profiles.lab.base_url"),
+    ]
+    assert "did you mean nord?" in info.value.problems[0].problem
+    assert "plain http" in info.value.problems[2].problem
+    assert "must end in /v4" in info.value.problems[3].problem
+    with pytest.raises(SystemExit) as stopped:
+        main(["profiles"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    shown = [line.strip() for line in err.splitlines()]
+    assert [line.split(":")[0] for line in shown[1:-1]] == [
+        "line 1",
+        "line 2",
+        "line 4",
+        "line 6",
+        "line 10",
+    ]
+    assert "unknown setting refresh.fsat" in shown[-2]
+
+
+def test_a_theme_with_nothing_close_lists_the_themes() -> None:
+    config_path().write_text('theme = "zzzzzz"\n')
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert "the themes are" in info.value.problem and "textual-dark" in info.value.problem
+
+
+def test_every_theme_and_a_base_url_to_this_machine_are_accepted() -> None:
+    from tui.session.config_checks import THEMES
+
+    for theme in sorted(THEMES):
+        config_path().write_text(
+            f'theme = "{theme}"\n[profiles.local]\nbase_url = "http://localhost:8080/v4"\n'
+        )
+        assert load_settings().theme == theme
+
+
+def test_the_file_s_own_text_reaches_the_terminal_only_as_shown_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A profile named with escape sequences, and a base URL refused: the name is in the line.
+    config_path().write_text(
+        '[profiles."\\u001b]52;c;aGk=\\u0007x"]\nbase_url = "http://remote.example/v4"\n'
+    )
+    with pytest.raises(SystemExit):
+        main(["profiles"])
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "␛]52;c;aGk=␇x" in err  # named as it is, made visible

@@ -80,7 +80,7 @@ def test_sessions_open_once_read_only_as_the_profile_says_and_close_their_own() 
     current = Session.for_profile(SETTINGS, "alpha", "https://a.example/v4", SecretStr("t"))
     seen: list[str] = []
     sessions = FanoutSessions(
-        SETTINGS, current, opener, on_open=lambda s: seen.append(s.profile_name)
+        SETTINGS, lambda: current, opener, on_open=lambda s: seen.append(s.profile_name)
     )
     assert sessions.session("alpha") is current
     beta = sessions.session("beta")

@@ -305,6 +305,7 @@ def test_rows_are_added_and_a_spare_row_is_not_sent() -> None:
     form, new = add_row(LB, "configs.0.nodes")
     assert [f.name for f in new] == [
         "configs.0.nodes.1.address",
+        "configs.0.nodes.1.port",
         "configs.0.nodes.1.label",
         "configs.0.nodes.1.mode",
         "configs.0.nodes.1.weight",

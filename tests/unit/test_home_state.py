@@ -170,13 +170,26 @@ def test_an_attention_query_becomes_the_list_filter_where_the_list_has_the_langu
     assert pane.focus_query == ""  # the filter line says it; no second mechanism
 
 
-def test_read_only_comes_from_the_flag_or_the_profile(monkeypatch: Any) -> None:
+def test_read_only_comes_from_the_flag_for_the_run_and_from_the_profile_for_its_account(
+    monkeypatch: Any,
+) -> None:
+    import asyncio
+
     import tui.app
     from tui.__main__ import main
     from tui.session.config import Profile, Settings, save_settings
 
-    seen: list[bool] = []
-    monkeypatch.setattr(tui.app, "run_app", lambda *a, **k: seen.append(k["read_only"]) or 0)
+    seen: list[tuple[bool, bool]] = []
+
+    def run_app(settings: Settings, session: Any, **kwargs: Any) -> int:
+        # The command line hands over its flag alone; the app applies the profile's.
+        app = tui.app.CloudApp(settings, session, **kwargs)
+        seen.append((kwargs["read_only"], app.read_only))
+        asyncio.run(session.aclose())
+        return 0
+
+    monkeypatch.setattr(tui.app, "run_app", run_app)
+    monkeypatch.setattr("tui.session.terminal.output_problem", lambda *_streams: None)
     assert main(["--demo", "--read-only"]) == 0
     assert main(["--demo"]) == 0
     save_settings(
@@ -191,7 +204,7 @@ def test_read_only_comes_from_the_flag_or_the_profile(monkeypatch: Any) -> None:
     assert main(["--profile", "prod"]) == 0
     assert main(["--profile", "lab"]) == 0
     assert main(["--profile", "lab", "--read-only"]) == 0
-    assert seen == [True, False, True, False, True]
+    assert seen == [(True, True), (False, False), (False, True), (False, False), (True, True)]
 
 
 def test_the_cost_says_which_areas_could_not_be_listed() -> None:

@@ -38,7 +38,9 @@ def test_ranges_cover_their_addresses_only() -> None:
     assert network_covers(net, address("203.0.113.77"))
     assert not network_covers(net, address("203.0.114.1"))
     assert not network_covers(net, address("2001:db8::1"))  # another version
-    assert network_covers(network("0.0.0.0/0"), address("198.51.100.1"))
+    assert network_covers(network("0.0.0.0/1"), address("98.51.100.1"))
+    # A range open to every address links to no instance in particular.
+    assert network("0.0.0.0/0") is None and network("::/0") is None
     assert network_covers(network("2001:db8::/32"), address("2001:db8:1::5/128"))
     # A single address is a one-host range, looked up directly.
     assert host_of_network(network("192.0.2.10")) == address("192.0.2.10")

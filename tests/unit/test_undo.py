@@ -118,3 +118,48 @@ def test_changes_sent_together_are_undone_together_last_first() -> None:
     requests = journal.requests(journal.last_undoable())
     assert [r.endpoint for r in requests] == ["domains.records.delete", "domains.records.update"]
     assert requests[1].body == {"target": "192.0.2.1"}
+
+
+def test_an_undo_request_names_its_object_by_label_and_id() -> None:
+    journal = UndoJournal()
+    entry = ActivityEntry(0.0, "s", "POST", "/compute/instances/7/shutdown", target="web-1")
+    change = journal.note(
+        "Shut down instance web-1",
+        "compute.instances.shutdown",
+        {"computeId": 7},
+        None,
+        INSTANCE,
+        {},
+        entry=entry,
+    )
+    assert change.undo is not None and change.undo.label == "web-1"
+    assert change.undo.line() == "POST /compute/instances/7/boot · web-1"
+
+
+def test_the_label_comes_from_the_answer_or_the_item_when_the_log_has_none() -> None:
+    from tui.home.undo import change_label
+
+    created = {"id": 99, "type": "A", "name": "www"}
+    assert change_label(None, created) == "www"
+    assert change_label({"id": 3, "domain": "example.com"}, {}) == "example.com"
+    assert change_label({"id": 3}, None) == ""
+    undo = undo_request(
+        "domains.records.create", {"domainId": 1}, {"type": "A"}, None, created, "www"
+    )
+    assert isinstance(undo, UndoRequest)
+    assert undo.line() == "DELETE /domains/1/records/99 · www"
+
+
+def test_the_undo_preview_shows_labels_bodies_and_no_secret() -> None:
+    from tui.home.undo import undo_preview
+
+    requests = [
+        UndoRequest("compute.instances.update", {"computeId": 7}, {"label": "web-1"}, "web-2"),
+        UndoRequest("domains.records.delete", {"domainId": 1, "recordId": 5}, None, "\x1b]52;evil"),
+        UndoRequest("profile.update", {}, {"root_pass": "hunter2-secret"}, "demo"),
+    ]
+    text = undo_preview(requests)
+    assert text.splitlines()[0] == "PUT /compute/instances/7 · web-2"
+    assert '"label": "web-1"' in text
+    assert "DELETE /domains/1/records/5 · ␛]52;evil" in text  # shown, never obeyed
+    assert "hunter2-secret" not in text

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tui.dns.zone_plan import plan_zone
+from tui.dns.zone_plan import plan_zone, text_with_errors
 from tui.dns.zone_text import parse_zone_text, render_zone_text, unquote
 
 ZONE = "example.com"
@@ -220,6 +220,24 @@ def test_a_broken_line_keeps_its_record_instead_of_deleting_it() -> None:
     assert [(e.record_id, e.reason) for e in plan.errors] == [
         (2, "203.0.113.999 is not an IPv4 address")
     ]
+
+
+def test_lines_in_error_are_marked_in_the_text_reopened_and_the_notes_do_not_pile_up() -> None:
+    source = edit(line_of(2), "www 3600 IN A 203.0.113.999  ; id 2")
+    plan = plan_zone(ZONE, RECORDS, source)
+    marked = text_with_errors(source, plan)
+    lines = marked.splitlines()
+    assert lines[0].startswith("; ! 1 problem(s)")
+    at = lines.index("; ! 203.0.113.999 is not an IPv4 address")
+    assert lines[at + 1] == "www 3600 IN A 203.0.113.999  ; id 2"
+    # The notes are comments: the same plan again, and a second round does not add more.
+    again = plan_zone(ZONE, RECORDS, marked)
+    assert [e.reason for e in again.errors] == [e.reason for e in plan.errors]
+    assert text_with_errors(marked, again).count("not an IPv4 address") == 1
+    fixed = marked.replace("203.0.113.999", "203.0.113.99")
+    assert text_with_errors(fixed, plan_zone(ZONE, RECORDS, fixed)) == source.replace(
+        "203.0.113.999", "203.0.113.99"
+    )
 
 
 def test_unknown_and_repeated_ids_are_errors() -> None:

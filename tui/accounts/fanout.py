@@ -7,7 +7,9 @@ finds it (``account:prod``) and an action on a row goes to that row's account. A
 fails (token rejected, unreachable, rate limited) gives its own error and hides no other.
 
 A profile's token is read when the fanout needs it; the app's own profile uses the app's
-session. The sessions opened here are closed with :meth:`FanoutSessions.aclose`.
+session (whichever it is at the time of asking). Whether an account may be changed is asked
+each time too, so an open fanout follows ``:read-only``. The sessions opened here are closed
+with :meth:`FanoutSessions.aclose`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tui.accounts.read_only import ReadOnlyRules
 from tui.accounts.switch import AccountUnavailable, open_account, profile_names
 from tui.api.errors import CloudError
 from tui.refresh import describe_error, error_title
@@ -141,44 +144,53 @@ class FanoutSessions:
 
     Args:
         settings: Loaded settings.
-        current: The app's session (used for its own profile, never closed here).
+        current: The app's session now (used for its own profile, never closed here).
         opener: Opens a profile's session (reads its token).
-        read_only: Open every other account read-only too (the app's session is read-only);
-            a profile the config marks read-only is read-only anyway.
+        read_only: Whether a change to an account is refused now, asked each time (the app
+            says it from its read-only rules); by default as the profiles say.
         on_open: Called with each session opened here (the app attaches its activity log).
     """
 
     def __init__(
         self,
         settings: Settings,
-        current: Session | None,
+        current: Callable[[], Session | None],
         opener: Callable[[Settings, str], Session] = open_account,
         *,
-        read_only: bool = False,
+        read_only: Callable[[str], bool] | None = None,
         on_open: Callable[[Session], None] | None = None,
     ) -> None:
         self.settings = settings
-        self.current = current
+        self._current = current
         self._open = opener
         self._opened: dict[str, Session] = {}
-        self.read_only = read_only
+        profiles = ReadOnlyRules(settings)
+        self.read_only: Callable[[str], bool] = read_only or (lambda n: profiles.mode(n).on)
         self._on_open = on_open
 
     def session(self, name: str) -> Session:
-        """The session of profile ``name`` (opened on first use).
+        """The session of profile ``name`` (opened on first use), refusing changes when
+        :attr:`read_only` says so now.
 
         Raises:
             AccountUnavailable: The profile cannot be opened (no token, bad URL).
         """
-        if self.current is not None and self.current.profile_name == name:
-            return self.current
+        current = self._current()
+        if current is not None and current.profile_name == name:
+            return current  # the app keeps its own session's read-only flag
         if name not in self._opened:
             session = self._open(self.settings, name)
-            session.client.read_only = self.read_only or session.mark.read_only
             self._opened[name] = session
             if self._on_open is not None:
                 self._on_open(session)
-        return self._opened[name]
+        session = self._opened[name]
+        session.client.read_only = self.read_only(name)
+        return session
+
+    def follow_read_only(self) -> None:
+        """Apply :attr:`read_only` to every session opened here (it changed)."""
+        for name, session in self._opened.items():
+            session.client.read_only = self.read_only(name)
 
     async def listing(self, name: str, spec: ResourceSpec) -> AccountListing:
         """Every ``spec`` item of account ``name``, or its error."""

@@ -25,12 +25,10 @@ class AccountMark:
     Attributes:
         name: The profile name (``DEMO`` in demo mode).
         color: The colour the config gives it (a terminal colour name), or None.
-        read_only: The config opens this account read-only.
     """
 
     name: str
     color: str | None = None
-    read_only: bool = False
 
 
 def account_mark(settings: Settings, name: str) -> AccountMark:
@@ -38,7 +36,7 @@ def account_mark(settings: Settings, name: str) -> AccountMark:
     profile = settings.profiles.get(name)
     if profile is None:
         return AccountMark(name)
-    return AccountMark(name, profile.color, profile.read_only)
+    return AccountMark(name, profile.color)
 
 
 def in_account(question: str, account: str) -> str:

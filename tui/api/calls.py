@@ -292,12 +292,17 @@ class CallingClient:
             ) from None
 
     async def _exchange(
-        self, method: str, path: str, json: Any, params: Mapping[str, Any]
+        self,
+        method: str,
+        path: str,
+        json: Any,
+        params: Mapping[str, Any],
+        headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
         """Send once; a transport failure or a non-2xx answer raises the typed error."""
         self.request_count += 1
         request = self._http.build_request(
-            method, path, json=json, params=params if params else None
+            method, path, json=json, params=params if params else None, headers=headers
         )
         response = await send(self._http, request, path, self._token)
         if response.status_code >= 400 or response.status_code < 200:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
@@ -22,6 +23,17 @@ T = TypeVar("T")
 MAX_UNSURE_PAGES = 200
 """Most pages followed when an envelope's ``pages`` and ``results`` disagree."""
 
+FILTER_HEADER = "X-Filter"
+"""The header a listing reads its filter from: a JSON object over the fields the reference marks
+filterable (``{"tags": "prod"}``: the items carrying that tag)."""
+
+
+def filter_headers(where: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The headers that ask a listing for the items matching ``where`` (None: all of them)."""
+    if not where:
+        return None
+    return {FILTER_HEADER: json.dumps(dict(where), separators=(",", ":"), ensure_ascii=False)}
+
 
 class ListingOptions(TypedDict, total=False):
     """Options of a listing that :meth:`ListingClient.fetch_all` passes on to ``iter_all``."""
@@ -29,6 +41,7 @@ class ListingOptions(TypedDict, total=False):
     page_size: int | None
     query: Mapping[str, Any] | None
     max_concurrency: int | None
+    where: Mapping[str, Any] | None
 
 
 class ListingClient(CallingClient):
@@ -50,6 +63,7 @@ class ListingClient(CallingClient):
         page_size: int | None = None,
         model: type[T] | None = None,
         query: Mapping[str, Any] | None = None,
+        where: Mapping[str, Any] | None = None,
     ) -> Page[T]:
         """Fetch one page of a collection.
 
@@ -60,13 +74,15 @@ class ListingClient(CallingClient):
             page_size: Items per page (default: the client's, capped by the endpoint's bound).
             model: Item model (``dict`` keeps raw dicts); defaults to the endpoint's model.
             query: Extra query parameters.
+            where: Only the items matching this filter (sent as :data:`FILTER_HEADER`; the
+                fields it names must be filterable on this listing).
 
         Returns:
             The typed page.
         """
         e = endpoint(ep)
         item_model = model if model is not None else e.response_model()
-        response, path = await self._page_response(e, path_params, page, page_size, query)
+        response, path = await self._page_response(e, path_params, page, page_size, query, where)
         return self._parse_page(e, path, response, item_model)
 
     async def _page_response(
@@ -76,14 +92,16 @@ class ListingClient(CallingClient):
         page: int,
         page_size: int | None,
         query: Mapping[str, Any] | None,
+        where: Mapping[str, Any] | None = None,
     ) -> tuple[httpx.Response, str]:
         """The raw answer for one page (retried like any request) and its concrete path."""
         size = min(page_size or self.page_size, e.page_size_max)
         path = fill_path(e.path, dict(path_params or {}))
         params = {k: v for k, v in (query or {}).items() if v is not None}
         params.update(page=page, page_size=size)
+        headers = filter_headers(where)
         response = await self._with_retries(
-            e.method, path, lambda: self._exchange(e.method, path, None, params)
+            e.method, path, lambda: self._exchange(e.method, path, None, params, headers)
         )
         return response, path
 
@@ -122,6 +140,7 @@ class ListingClient(CallingClient):
         model: type[T] | None = None,
         query: Mapping[str, Any] | None = None,
         max_concurrency: int | None = None,
+        where: Mapping[str, Any] | None = None,
     ) -> AsyncIterator[Page[T]]:
         """Yield every page of a collection, in order, as soon as each is ready.
 
@@ -146,6 +165,7 @@ class ListingClient(CallingClient):
             model: Item model; defaults to the endpoint's response model.
             query: Extra query parameters.
             max_concurrency: Overrides the client's bound for this call.
+            where: Only the items matching this filter (see :meth:`fetch_page`).
 
         Yields:
             Pages 1..N in order.
@@ -158,7 +178,9 @@ class ListingClient(CallingClient):
 
         async def one(number: int, items: int) -> Page[T]:
             async with bound:
-                response, path = await self._page_response(e, path_params, number, items, query)
+                response, path = await self._page_response(
+                    e, path_params, number, items, query, where
+                )
             # Parsed after the slot is released, after one turn of the event loop, while the
             # other pages are in flight. (Holding parses to one per turn kept keys flowing when
             # pages arrive together, but every page waiting for its turn keeps its bytes: +20
@@ -171,6 +193,7 @@ class ListingClient(CallingClient):
             e.name,
             fill_path(e.path, dict(path_params or {})),
             repr(sorted((query or {}).items())),
+            json.dumps(where or {}, sort_keys=True, default=str),
             str(size),
             str(largest),
         )
@@ -186,7 +209,13 @@ class ListingClient(CallingClient):
             }
             try:
                 first: Page[T] = await self.fetch_page(
-                    e, path_params, page=1, page_size=page_size, model=model, query=query
+                    e,
+                    path_params,
+                    page=1,
+                    page_size=page_size,
+                    model=model,
+                    query=query,
+                    where=where,
                 )
             except BaseException:
                 await _cancel(list(early.values()))

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from tui.dns.zone_text import LineError, ParsedLine, parse_zone_text, record_line, service_of
 from tui.models.domains import RecordCreate
 from tui.resources.forms import validation_message
+from tui.textedit.notes import Problem, with_problems
 from tui.untrusted import Shown, shown
 
 Op = Literal["+", "~", "-"]
@@ -281,3 +282,15 @@ def plan_zone(domain: str, records: Iterable[Mapping[str, Any]], text: str) -> Z
     """
     parsed = parse_zone_text(text, domain)
     return plan_from_lines(list(records), parsed.lines, parsed.errors)
+
+
+ZONE_COMMENT = ";"
+
+
+def text_with_errors(text: str, plan: ZonePlan) -> str:
+    """``text`` (the zone text ``plan`` was made from) with each line that cannot be mapped
+    marked by a ``; !`` note above it, to reopen the editor on: the same mechanism as any
+    object edited as text (:mod:`tui.textedit.notes`). Notes of an earlier round go."""
+    problems = [Problem(error.reason, error.number) for error in plan.errors]
+    then = "and save again; nothing is applied for them until then."
+    return with_problems(text, problems, ZONE_COMMENT, then)

@@ -152,14 +152,20 @@ def fill(template: str, values: Mapping[str, str], config: str) -> str:
 def expand(
     templates: tuple[str, ...], values: Mapping[str, str], options: tuple[str, ...], config: str
 ) -> list[str]:
-    """Arguments from templates; an argument that is exactly ``{options}`` becomes ``options``."""
+    """Arguments from templates; an argument that is exactly ``{options}`` becomes ``options``.
+
+    A template starting with ``~`` has it expanded to the home folder before its placeholders
+    are filled, so a value (a label ``~root``) is never expanded.
+    """
     argv: list[str] = []
     for template in templates:
         if template == "{options}":
             argv.extend(os.path.expanduser(o) if o.startswith("~") else o for o in options)
             continue
-        arg = fill(template, values, config)
-        argv.append(os.path.expanduser(arg) if arg.startswith("~") else arg)
+        # The template's own ~ is the user's home; a value that starts with ~ stays as it is.
+        if template.startswith("~"):
+            template = os.path.expanduser(template)
+        argv.append(fill(template, values, config))
     return argv
 
 

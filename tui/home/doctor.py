@@ -2,7 +2,8 @@
 
 Every check is independent and says ``ok``, ``warn`` (works, but something is worth fixing)
 or ``fail`` (something the app needs is broken); a failed check makes the command exit 1.
-Nothing here prints a token: the token is only ever sent to the profile's own base URL.
+Nothing here prints a token: the token is only ever sent to the profile's own base URL. The
+report's shape (:class:`Check`, text, JSON) is :mod:`tui.home.doctor_report`.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from email.utils import parsedate_to_datetime
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 
-Status = Literal["ok", "warn", "fail", "skip"]
+from tui.home.doctor_report import Check, as_json, as_text, exit_status
 
 CLOCK_SKEW_WARN = 60.0
 """Seconds of difference with the server's clock worth a warning (TLS, token expiry, logs)."""
@@ -55,49 +56,6 @@ HANDOFF_TOOLS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ),
 )
 """Hand-off -> programs that serve it (first found wins) -> how to install (Debian)."""
-
-
-@dataclass(frozen=True)
-class Check:
-    """One finding.
-
-    Attributes:
-        name: What was checked.
-        status: ``ok``, ``warn``, ``fail`` or ``skip``.
-        detail: What was found.
-        remedy: What to do about it ('' when nothing is needed).
-        reasons: Further detail for ``--json`` only.
-    """
-
-    name: str
-    status: Status
-    detail: str
-    remedy: str = ""
-    reasons: tuple[str, ...] = ()
-
-
-def exit_status(checks: list[Check]) -> int:
-    """1 when any check failed, else 0."""
-    return 1 if any(c.status == "fail" for c in checks) else 0
-
-
-def as_json(checks: list[Check]) -> dict[str, Any]:
-    """The report for ``--json``."""
-    return {"ok": exit_status(checks) == 0, "checks": [asdict(c) for c in checks]}
-
-
-def as_text(checks: list[Check]) -> str:
-    """The report for a terminal: one block per check."""
-    marks = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
-    lines: list[str] = []
-    for check in checks:
-        lines.append(f"[{marks[check.status]}] {check.name}: {check.detail}")
-        if check.remedy:
-            lines.append(f"       → {check.remedy}")
-    failed = sum(c.status == "fail" for c in checks)
-    warned = sum(c.status == "warn" for c in checks)
-    lines.append(f"{failed} failed, {warned} warning(s), {len(checks)} checks.")
-    return "\n".join(lines)
 
 
 # -- local checks ---------------------------------------------------------------------------
@@ -431,6 +389,7 @@ async def run_doctor(
     clock: Callable[[], float] = time.time,
     demo_user: str | None = None,
     binding_ids: Callable[[], Collection[str]] | None = None,
+    binding_keys: Callable[[], Mapping[str, Collection[str]]] | None = None,
 ) -> list[Check]:
     """Every check, in the order a user would fix them.
 
@@ -444,8 +403,17 @@ async def run_doctor(
         demo_user: Check the demo's set-up as this demo user instead of a profile.
         binding_ids: Every binding id of the app, to check ``[keymap]`` (asked only when the
             file has a keymap: collecting them imports the whole UI).
+        binding_keys: Key -> ids of the built-in bindings where items are selected, to check
+            the keys of plugins and hotkeys (asked only when the file has some).
     """
     checks, settings = _check_config(binding_ids)
+    if settings is not None and (settings.plugins or settings.aliases or settings.hotkeys):
+        from tui.shortcuts.config_check import extension_problems
+
+        found = extension_problems(settings, which, binding_keys)
+        checks += [
+            Check("plugins and shortcuts", "warn", p, "fix it in the config file") for p in found
+        ]
     if demo_user is not None:
         checks += await check_demo(demo_user)
     else:
@@ -467,29 +435,23 @@ def _check_config(
     from tui.session.config_keys import unknown_binding_ids
 
     path = config_path()
+    settings = None
     try:
-        settings = load_settings(path)
+        loaded = load_settings(path)
     except ConfigError as exc:
         detail = f"{path}: {'; '.join(exc.lines())}"
-        return [
-            Check("config file", "fail", detail, "fix the file (it is never overwritten)")
-        ], None
-    found = "parses" if path.exists() else "does not exist yet (defaults)"
-    checks = [Check("config file", "ok", f"{path} {found}")]
-    unknown = list(settings.unknown_keys)
-    if settings.keymap and binding_ids is not None:
-        unknown += unknown_binding_ids(
-            settings.keymap, binding_ids(), path.read_text(encoding="utf-8")
-        )
+        checks = [Check("config file", "fail", detail, "fix the file (it is never overwritten)")]
+        unknown = list(exc.unknown_keys)  # said in the same run, not once the file is fixed
+    else:
+        settings = loaded
+        found = "parses" if path.exists() else "does not exist yet (defaults)"
+        checks = [Check("config file", "ok", f"{path} {found}")]
+        unknown = list(loaded.unknown_keys)
+        if loaded.keymap and binding_ids is not None:
+            text = path.read_text(encoding="utf-8")
+            unknown += unknown_binding_ids(loaded.keymap, binding_ids(), text)
     for key in unknown:
-        checks.append(
-            Check(
-                "config key",
-                "warn",
-                key.message(),
-                f"rename or remove it in {path}",
-            )
-        )
+        checks.append(Check("config key", "warn", key.message(), f"rename or remove it in {path}"))
     return checks, settings
 
 
@@ -595,3 +557,6 @@ def _check_data_dir() -> Check:
             "make it writable, or set CLOUDTUI_DATA to a writable folder",
         )
     return Check("data folder", "ok", f"{folder} (bookmarks, activity log)")
+
+
+__all__ = ["Check", "as_json", "as_text", "exit_status", "run_doctor"]

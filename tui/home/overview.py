@@ -20,6 +20,7 @@ from tui.resources.areas import SPECS
 from tui.resources.format import human_size, or_missing
 from tui.resources.rows import item_key_of
 from tui.resources.spec import TRANSITIONAL_STATUSES
+from tui.untrusted import shown
 
 SOURCES: dict[str, str] = {
     "types": "compute.types",
@@ -38,6 +39,24 @@ parts show while the longest one, the instances, streams in)."""
 
 POOLS = "pools"
 """Kubernetes pools (per cluster, loaded once the clusters are in)."""
+
+PART_TITLES: dict[str, str] = {
+    "instances": "Instances",
+    "volumes": "Volumes",
+    "balancers": "Load balancers",
+    "domains": "Domains",
+    "databases": "Databases",
+    "clusters": "Kubernetes clusters",
+    "buckets": "Buckets",
+    "managed": "Managed services",
+    "images": "Images",
+    "types": "Instance types",
+    POOLS: "Kubernetes pools",
+}
+"""Each part of the overview as the user reads it (counts, and what could not be loaded)."""
+
+RETRY_HINT = "r loads everything again."
+"""How the overview is loaded again (its ``r`` binding)."""
 
 LONG_TRANSITION = 30 * 60
 """Seconds in a transitional status after which an instance needs attention."""
@@ -91,16 +110,17 @@ def counts(data: OverviewData) -> list[CountLine]:
     def status(items: list[dict[str, Any]]) -> str:
         return _by(items, lambda i: i.get("status"))
 
-    return [
-        line("instances", "Instances", status),
-        line("volumes", "Volumes", volumes),
-        line("balancers", "Load balancers", lambda _i: ""),
-        line("domains", "Domains", status),
-        line("databases", "Databases", status),
-        line("clusters", "Kubernetes clusters", clusters),
-        line("buckets", "Buckets", buckets),
-        line("managed", "Managed services", status),
-    ]
+    details: dict[str, Callable[[list[dict[str, Any]]], str]] = {
+        "instances": status,
+        "volumes": volumes,
+        "balancers": lambda _i: "",
+        "domains": status,
+        "databases": status,
+        "clusters": clusters,
+        "buckets": buckets,
+        "managed": status,
+    }
+    return [line(part, PART_TITLES[part], detail) for part, detail in details.items()]
 
 
 SINGULAR = {
@@ -329,6 +349,7 @@ async def load_overview(
             items = await one(part, spec_id, {})
         except CloudError as error:
             data.errors[part] = describe_error(error)
+            data.last_error = error
             data.loading.pop(part, None)
             data.version += 1
             arrived(part)
@@ -346,6 +367,7 @@ async def load_overview(
             found = await one(POOLS, "k8s.pools", {"clusterId": cluster_id})
         except CloudError as error:
             data.errors[POOLS] = describe_error(error)
+            data.last_error = error
             data.version += 1
             arrived(POOLS)
             return
@@ -374,7 +396,12 @@ class Summary:
 def snapshot(data: OverviewData) -> OverviewData:
     """A copy whose dicts the loader no longer changes (its lists are complete, never mutated)."""
     return OverviewData(
-        dict(data.parts), dict(data.errors), dict(data.pools), dict(data.loading), data.version
+        dict(data.parts),
+        dict(data.errors),
+        dict(data.pools),
+        dict(data.loading),
+        data.version,
+        data.last_error,
     )
 
 
@@ -382,3 +409,39 @@ def summarize(data: OverviewData, now: float) -> Summary:
     """Counts, attention and cost of ``data`` (about 60 ms of CPU for 10,000 instances: run it
     in a thread so keys are served meanwhile)."""
     return Summary(counts(data), attention(data, now), cost_lines(data, brief=True))
+
+
+def not_loaded(data: OverviewData) -> list[tuple[list[str], str]]:
+    """The lists that could not be loaded, grouped by why: ``([titles], reason)`` per reason,
+    in the order of :data:`PART_TITLES` (a reason quoting the server made displayable)."""
+    by_reason: dict[str, list[str]] = {}
+    for part, title in PART_TITLES.items():
+        if part in data.errors:
+            by_reason.setdefault(shown(data.errors[part]), []).append(title)
+    return [(titles, reason) for reason, titles in by_reason.items()]
+
+
+def attention_note(data: OverviewData, *, found: int, done: bool) -> list[str]:
+    """The lines under the attention rows: what to do with them, or that nothing needs
+    attention (only when every list loaded), and which lists could not be loaded and why.
+
+    Args:
+        data: What has been loaded (and what failed) so far.
+        found: Attention rows shown.
+        done: Every list has been asked and has answered or failed.
+    """
+    failed = not_loaded(data)
+    lines: list[str] = []
+    if found:
+        lines.append("enter opens the list filtered to those items")
+    elif not done:
+        lines.append("Looking…")
+    elif not failed:
+        lines.append("Nothing needs attention.")
+    elif data.parts:
+        lines.append("Nothing needs attention in the lists that loaded.")
+    for titles, reason in failed:
+        lines.append(f"✖ Not loaded: {', '.join(titles)}. {reason}")
+    if failed and done:
+        lines.append(RETRY_HINT)
+    return lines

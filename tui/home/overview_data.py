@@ -7,7 +7,10 @@ which read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tui.api.errors import CloudError
 
 
 @dataclass(repr=False)
@@ -21,6 +24,8 @@ class OverviewData:
         loading: Parts still streaming in: (items so far, total when known).
         version: Bumped when a part completes or fails (what counts, attention and cost read
             changes only then; chunks streaming in only move the progress figures).
+        last_error: The error of the last part that failed (what a refresh that loaded
+            nothing reports to the status bar), None while none has.
     """
 
     parts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
@@ -28,6 +33,7 @@ class OverviewData:
     pools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     loading: dict[str, tuple[int, int | None]] = field(default_factory=dict)
     version: int = 0
+    last_error: CloudError | None = None
 
     def __repr__(self) -> str:
         # Short: a repr of 10,000 items (a worker's description, a log line) would take 300 ms.

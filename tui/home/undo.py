@@ -5,21 +5,31 @@ declaration in :data:`tui.resources.reversal.REVERSIBILITY` turns that into the 
 undoes it, computed at once (so the confirmation can show it) or into the reason it cannot be
 undone. Changes sent together (the records of an applied zone plan) form one group, undone
 together in reverse order. Only the last group still undoable can be undone, and only once.
+
+An undo request names its object by label as well as by the id in its path
+(:meth:`UndoRequest.preview`): ``POST /compute/instances/12/boot · web-1``.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui.api.endpoints import REGISTRY
 from tui.api.paths import fill_path
 from tui.home.activity import ActivityEntry
+from tui.resources.format import redact
 from tui.resources.reversal import REVERSIBILITY, Irreversible, Reversal
+from tui.untrusted import Shown, shown
 
 NOT_DECLARED = "this operation is not declared reversible"
+
+LABEL_FIELDS = ("label", "domain", "name", "username")
+"""Fields that name an object, first present wins (a domain by its ``domain``, a DNS record by
+its ``name``), when the change's own log line does not name it."""
 
 
 @dataclass(frozen=True)
@@ -30,11 +40,13 @@ class UndoRequest:
         endpoint: Operation name.
         params: Path parameters.
         body: Request body (None: none).
+        label: The name of the object it changes ('' when not known).
     """
 
     endpoint: str
     params: Mapping[str, Any]
     body: Mapping[str, Any] | None = None
+    label: str = ""
 
     @property
     def method(self) -> str:
@@ -45,6 +57,41 @@ class UndoRequest:
     def path(self) -> str:
         """The concrete path."""
         return fill_path(REGISTRY[self.endpoint].path, dict(self.params))
+
+    def line(self) -> Shown:
+        """``METHOD /path · label``: the request, its object named by id (in the path) and by
+        label."""
+        named = f" · {self.label}" if self.label else ""
+        return shown(f"{self.method} {self.path}{named}")
+
+    def preview(self) -> Shown:
+        """:meth:`line` and the JSON body with secrets masked (what the confirmation shows)."""
+        if not self.body:
+            return self.line()
+        body = json.dumps(redact(dict(self.body)), indent=2, ensure_ascii=False)
+        return shown(f"{self.line()}\n{body}", lines=True)
+
+
+def undo_preview(requests: Sequence[UndoRequest]) -> Shown:
+    """The previews of ``requests``, one after the other (the undo's confirmation)."""
+    return shown("\n".join(r.preview() for r in requests), lines=True)
+
+
+def change_label(
+    before: Mapping[str, Any] | None, answer: Any, entry: ActivityEntry | None = None
+) -> str:
+    """The name of the object a change was made to: its log line's, else the one its answer or
+    its item before the change gives ('' when none does)."""
+    if entry is not None and entry.target:
+        return entry.target
+    for record in (answer, before):
+        if not isinstance(record, Mapping):
+            continue
+        for name in LABEL_FIELDS:
+            value = record.get(name)
+            if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+                return str(value)
+    return ""
 
 
 @dataclass
@@ -74,6 +121,7 @@ def undo_request(
     body: Mapping[str, Any] | None,
     before: Mapping[str, Any] | None,
     answer: Any,
+    label: str = "",
 ) -> UndoRequest | str:
     """The request that undoes one change, or why there is none.
 
@@ -83,6 +131,7 @@ def undo_request(
         body: Its body.
         before: The item as it was before the change (None: unknown).
         answer: The change's answer (JSON).
+        label: The name of the object changed (see :func:`change_label`).
     """
     rule = REVERSIBILITY.get(endpoint)
     if isinstance(rule, Irreversible):
@@ -109,7 +158,7 @@ def undo_request(
         if before is None:
             return unknown
         undo_body = rule.rebuild(before)
-    return UndoRequest(rule.endpoint, undo_params, undo_body)
+    return UndoRequest(rule.endpoint, undo_params, undo_body, label)
 
 
 @dataclass
@@ -136,7 +185,8 @@ class UndoJournal:
         group: int | None = None,
     ) -> NotedChange:
         """Note a change that succeeded (its undo is computed now, from ``before``)."""
-        found = undo_request(endpoint, params, body, before, answer)
+        label = change_label(before, answer, entry)
+        found = undo_request(endpoint, params, body, before, answer, label)
         undo = found if isinstance(found, UndoRequest) else None
         why_not = found if isinstance(found, str) else ""
         change = NotedChange(

@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, StringConstraints, model_validator
 from pydantic_core import to_jsonable_python
 
-from tui.models.rules import When
+from tui.models.rules import Part, When
 
 
 class ApiModel(BaseModel):
@@ -70,6 +70,10 @@ class RequestModel(BaseModel):
     """Fields whose choices come from the API under another name than their own -> that
     name in the form builder's choice sources (a balancer node's ``address`` is picked among
     the instances' private addresses; a managed service's ``address`` is typed)."""
+
+    parts: ClassVar[Mapping[str, Part]] = {}
+    """Form inputs that are no field of the request -> how their value travels inside one
+    (see :class:`~tui.models.rules.Part`): a balancer node's port, sent in its ``address``."""
 
     never_null: ClassVar[frozenset[str]] = frozenset()
     """Optional fields the API refuses as ``null``: left out they take the server's default,

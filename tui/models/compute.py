@@ -525,6 +525,13 @@ class _DeploysImage(RequestModel):
     """Rules of a request that may deploy an image with a deployment script (an instance or a
     disk): checked by field, in each subclass's field order."""
 
+    # Keys are ticked among the profile's and this machine's (~/.ssh/*.pub), users among the
+    # users the app knows: nothing to paste or type.
+    choices_from: ClassVar[Mapping[str, str]] = {
+        "authorized_keys": "ssh_public_keys",
+        "authorized_users": "profile_users",
+    }
+
     @field_validator("authorized_keys", check_fields=False)
     @classmethod
     def _keys(cls, value: list[str] | None) -> list[str] | None:
@@ -851,6 +858,9 @@ class RescueRequest(RequestModel):
 
 class ResizeRequest(RequestModel):
     """Move an instance to another type (queued actions must finish first)."""
+
+    # Types too small for the instance's disks are marked and refused in the chooser.
+    choices_from: ClassVar[Mapping[str, str]] = {"type": "resize_type"}
 
     type: Annotated[str, StringConstraints(min_length=1)]
     """New instance type, for example ``std-4``; your disks must fit in its disk space."""

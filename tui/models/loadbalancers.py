@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Mapping
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, SecretStr, StringConstraints, model_validator
 
 from tui.models.base import ApiModel, RequestModel
 from tui.models.pem import KEEP_STORED, PemCertificate, PemPrivateKey
-from tui.models.rules import When
+from tui.models.rules import Part, When
 
 REDACTED = KEEP_STORED
 """What responses show instead of a stored certificate or private key."""
@@ -94,6 +94,48 @@ def check_private_address(value: str) -> str:
     if not any(addr in net for net in PRIVATE_NETWORKS):
         raise ValueError("must be a private address (10/8, 172.16/12, 192.168/16 or fc00::/7)")
     return value
+
+
+def with_port(address: Any, port: Any) -> Any:
+    """A backend address with ``port``: ``192.168.1.5:8080``, ``[fd00::5]:8080``.
+
+    An address that is not one is returned as it is (the model's own check names it).
+
+    Raises:
+        ValueError: The address already holds another port.
+    """
+    text = str(address).strip()
+    try:
+        host, given = split_address(text)
+    except ValueError:
+        return address
+    if given is not None:
+        if given == port:
+            return text
+        raise ValueError(f"differs from the port the address already holds ({given})")
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def address_and_port(value: Any) -> tuple[Any, Any]:
+    """A stored backend address split into its host and its port (None when it has none)."""
+    try:
+        return split_address(str(value))
+    except ValueError:
+        return value, None
+
+
+NODE_PARTS: Mapping[str, Part] = {
+    "port": Part(
+        into="address",
+        title="Backend port",
+        help="Port the backend listens on, 1 to 65535; empty: the config's own port.",
+        join=with_port,
+        split=address_and_port,
+        ge=1,
+        le=65535,
+    )
+}
+"""A node's port is asked beside its address and sent inside it (``ip:port``)."""
 
 
 LbLabel = Annotated[str, StringConstraints(min_length=3, max_length=32), AfterValidator(_printable)]
@@ -234,10 +276,11 @@ class LbNodeCreate(RequestModel):
     """A new backend for a port config."""
 
     choices_from: ClassVar[Mapping[str, str]] = {"address": "private_address"}
+    parts: ClassVar[Mapping[str, Part]] = NODE_PARTS
 
     address: NodeAddress
-    """Private IP address of the backend, for example 192.168.10.5 or 192.168.10.5:8080.
-    Without a port, the backend is reached on the config's port."""
+    """Private IP address of the backend, chosen among your instances' (for example
+    192.168.10.5); the backend port below is sent with it."""
     label: LbLabel
     """Name of the backend, 3 to 32 characters."""
     mode: NodeMode | None = None
@@ -250,10 +293,14 @@ class LbNodeCreate(RequestModel):
 class LbNodeUpdate(RequestModel):
     """Changes to a backend (every field optional; the reference does not show this body)."""
 
+    choices_from: ClassVar[Mapping[str, str]] = {"address": "private_address"}
+    parts: ClassVar[Mapping[str, Part]] = NODE_PARTS
+
     label: LbLabel | None = None
     """Name of the backend, 3 to 32 characters."""
     address: NodeAddress | None = None
-    """Private IP address, optionally with :port."""
+    """Private IP address, chosen among your instances'; the backend port below is sent
+    with it."""
     mode: NodeMode | None = None
     """accept, reject, drain (finish current connections) or backup."""
     weight: Weight | None = None

@@ -437,9 +437,17 @@ def _check_region_rule(address: str | None, region: Any) -> None:
         raise ValueError("region is only allowed when the address is a private IP")
 
 
+SERVICE_CHOICES: Mapping[str, str] = {
+    "credentials": "managed_credentials",
+    "consultation_group": "consultation_group",
+}
+"""A service's credentials and contact group are chosen among the account's, never typed."""
+
+
 class ServiceCreate(RequestModel):
     """A new monitored service; monitoring begins at once."""
 
+    choices_from: ClassVar[Mapping[str, str]] = SERVICE_CHOICES
     required_when: ClassVar[Mapping[str, str]] = {"region": "required for a private address"}
     shown_when: ClassVar[Mapping[str, When]] = SERVICE_RULES
 
@@ -457,7 +465,7 @@ class ServiceCreate(RequestModel):
     consultation_group: Annotated[str, StringConstraints(max_length=50)] | None = None
     """Contact group support consults, at most 50 characters."""
     credentials: list[int] | None = None
-    """Ids of credentials support may use for this service."""
+    """Credentials support may use for this service (sent as their ids)."""
     notes: str | None = None
     """Notes for support."""
     region: str | None = None
@@ -475,6 +483,8 @@ class ServiceCreate(RequestModel):
 class ServiceUpdate(RequestModel):
     """Changes to a monitored service (the server checks the merged result)."""
 
+    choices_from: ClassVar[Mapping[str, str]] = SERVICE_CHOICES
+
     label: ServiceLabel | None = None
     """Label, 3 to 64 characters."""
     service_type: Literal["url", "tcp"] | None = None
@@ -489,7 +499,7 @@ class ServiceUpdate(RequestModel):
     consultation_group: Annotated[str, StringConstraints(max_length=50)] | None = None
     """Contact group support consults, at most 50 characters."""
     credentials: list[int] | None = None
-    """Ids of credentials support may use (replaces the list)."""
+    """Credentials support may use (sent as their ids; replaces the list)."""
     notes: str | None = None
     """Notes for support; null removes them."""
     region: str | None = None

@@ -6,12 +6,15 @@ load balancer config's ``ssl_cert`` only for https. One mechanism reads these ru
 builder hides the inputs (:mod:`tui.resources.forms`), the client-side check drops hidden
 inputs from the body and reports a missing required one, and so the request preview shows
 only what will be sent. Each rule's values come from the reference (the spec text).
+
+A model may also ask for an input that is no field of its own (``RequestModel.parts``, a
+:class:`Part`): a balancer node's port, sent inside its ``address``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,3 +92,40 @@ class When:
         if GIVEN in self.values and value not in self.values:
             return f"with {name}"
         return f"when {name} is {value}"
+
+
+Join = Callable[[Any, Any], Any]
+"""``(the field's value, the part's value) -> the value sent``; raises ValueError with a
+message for the part's input when they cannot be joined."""
+
+Split = Callable[[Any], tuple[Any, Any]]
+"""``stored value -> (the field's value, the part's value)`` (None for a part not given)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """A form input that is no field of the request: its value travels inside another field.
+
+    A balancer node's ``address`` is ``ip`` or ``ip:port``; the form asks for the address
+    (chosen among the instances' private ones) and the port (typed), and sends them joined.
+    The model lists its parts in ``RequestModel.parts`` (input name -> this rule); the form
+    builder adds the input after :attr:`into`, the body builder joins it in, and an edit form's
+    stored value is split back into both.
+
+    Attributes:
+        into: The field the value joins (a sibling field name).
+        title: The input's label.
+        help: The input's help text.
+        ge: Smallest accepted number.
+        le: Largest accepted number.
+        join: Builds the value sent from both inputs.
+        split: Splits a stored value into both inputs.
+    """
+
+    into: str
+    title: str
+    help: str
+    join: Join
+    split: Split
+    ge: int | None = None
+    le: int | None = None

@@ -6,7 +6,8 @@ balancer carries it. Tagged objects come back as a mixed collection of ``{type, 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, StringConstraints
 
@@ -59,13 +60,21 @@ class TaggedObject(ApiModel):
 class TagCreate(RequestModel):
     """A new tag, optionally put at once on objects you have read_write access to."""
 
+    # The objects are ticked in their listings, never typed as ids.
+    choices_from: ClassVar[Mapping[str, str]] = {
+        "domains": "tag_domains",
+        "computes": "tag_computes",
+        "loadbalancers": "tag_loadbalancers",
+        "volumes": "tag_volumes",
+    }
+
     label: TagLabel
     """The tag, 3 to 50 characters."""
     domains: list[int] | None = None
-    """Ids of domains to tag."""
+    """Domains to tag (sent as their ids)."""
     computes: list[int] | None = None
-    """Ids of instances to tag."""
+    """Instances to tag (sent as their ids)."""
     loadbalancers: list[int] | None = None
-    """Ids of load balancers to tag."""
+    """Load balancers to tag (sent as their ids)."""
     volumes: list[int] | None = None
-    """Ids of volumes to tag."""
+    """Volumes to tag (sent as their ids)."""

@@ -92,8 +92,13 @@ def _network(text: str) -> tuple[int, int, int] | None:
 
 
 def network(value: Any) -> Key | None:
-    """An allow-list entry (an address or a CIDR range) as ``(version, first, prefix)``."""
-    return _network(value) if isinstance(value, str) else None
+    """An allow-list entry (an address or a CIDR range) as ``(version, first, prefix)``.
+
+    ``0.0.0.0/0`` and ``::/0`` are None: a range open to every address is no link to any one
+    instance (the account check reports it as a risk of its own); a delete never breaks it.
+    """
+    net = _network(value) if isinstance(value, str) else None
+    return None if net is not None and net[2] == 0 else net
 
 
 def network_covers(net: Key, addr: Key) -> bool:

@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tui.resources.local_keys import PROFILE_ORIGIN, keys_of
+
 
 @dataclass(frozen=True)
 class Adapted:
@@ -88,7 +90,7 @@ def tagged_objects(payload: Any) -> Adapted:
     return Adapted(items)
 
 
-KIND_ORDER = {"compute": 0, "domain": 1, "volume": 2, "loadbalancer": 3}
+KIND_ORDER = {"compute": 0, "domain": 1, "volume": 2, "loadbalancer": 3, "k8s_cluster": 4}
 """Order of the kinds in a tag's object list."""
 
 
@@ -138,11 +140,25 @@ def plain_list(payload: Any) -> Adapted:
     return Adapted([])
 
 
+def profile_keys(payload: Any) -> Adapted:
+    """The profile -> one item per SSH public key it registers (a key choice's item)."""
+    keys = payload.get("authorized_keys") if isinstance(payload, Mapping) else None
+    return Adapted(keys_of(keys if isinstance(keys, list) else [], PROFILE_ORIGIN))
+
+
+def profile_user(payload: Any) -> Adapted:
+    """The profile -> its user, the one user name the app knows (``{username}``)."""
+    name = payload.get("username") if isinstance(payload, Mapping) else None
+    return Adapted([{"username": name}] if isinstance(name, str) and name else [])
+
+
 ADAPTERS: dict[str, Callable[[Any], Adapted]] = {
     "compute_backups": compute_backups,
     "object_list": object_list,
     "tagged_objects": tagged_objects,
     "grants": grants,
     "plain_list": plain_list,
+    "profile_keys": profile_keys,
+    "profile_user": profile_user,
 }
 """Adapter name (``ResourceSpec.adapter``) -> function."""

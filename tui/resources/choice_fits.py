@@ -6,8 +6,11 @@ value (and the item chosen there, when the input is a chooser). The chooser show
 in the row's notes; the form shows it under the input once such a choice is made. Nothing is
 hidden: the user sees every choice and why some will be refused.
 
-Declared here: an instance type too small for the chosen backup or image; a deployment script
-that does not support the chosen image; an image the chosen script does not support.
+Declared here: an instance type too small for the chosen backup or image, or (resizing) for the
+disks the instance has; a deployment script that does not support the chosen image (the reason
+names the images it runs on); an image the chosen script does not support.
+
+Every reason is display text (:func:`~tui.untrusted.shown`): it quotes image ids from the API.
 """
 
 from __future__ import annotations
@@ -18,9 +21,13 @@ from typing import Any
 
 from tui.resources.choosers import backup_size
 from tui.resources.format import human_size
+from tui.untrusted import Shown, shown
 
 ANY_IMAGE = "any/all"
 """A deployment script's image entry that means every image."""
+
+IMAGES_NAMED = 3
+"""Images a script's reason names before "and N more" (the notes column stays one line)."""
 
 Check = Callable[[Mapping[str, Any], Any, Mapping[str, Any] | None], str]
 """``(candidate item, the other input's value, the item chosen there or None) -> reason``
@@ -86,9 +93,33 @@ def _supports(script: Mapping[str, Any], image: Any) -> bool:
     return ANY_IMAGE in images or image in images
 
 
-def script_takes_image(script: Mapping[str, Any], image: Any, _chosen: Any) -> str:
-    """A deployment script that does not list the chosen image."""
-    return "" if _supports(script, image) else f"not for {image}"
+def room_for_disks(kind: Mapping[str, Any], used: Any, _chosen: Any) -> str:
+    """A type whose disk is smaller than the megabytes the instance's disks take (``used``).
+
+    The reference refuses such a resize whether or not disks may be resized automatically:
+    "the instance must not have more disk allocated than the new type allows (delete or
+    shrink the disk first)".
+    """
+    disk = _disk_of(kind)
+    if disk is None or not isinstance(used, int) or isinstance(used, bool) or disk >= used:
+        return ""
+    return f"too small: the disks use {human_size(used, 'mb')} (shrink or delete one first)"
+
+
+def _image_list(images: list[Any]) -> str:
+    named = ", ".join(str(i) for i in images[:IMAGES_NAMED])
+    more = len(images) - IMAGES_NAMED
+    return f"{named} and {more} more" if more > 0 else named
+
+
+def script_takes_image(script: Mapping[str, Any], image: Any, _chosen: Any) -> Shown:
+    """A deployment script that does not list the chosen image: the reason names the ones it
+    does (``not for compute/debian12: runs on compute/alpine3``)."""
+    if _supports(script, image):
+        return shown("")
+    images = script.get("images")
+    listed = _image_list(images) if isinstance(images, list) and images else "no image"
+    return shown(f"not for {image}: runs on {listed}")
 
 
 def image_in_script(image: Mapping[str, Any], _value: Any, script: Mapping[str, Any] | None) -> str:
@@ -106,3 +137,10 @@ SCRIPT_FITS = (Fit("image", script_takes_image),)
 
 IMAGE_FITS = (Fit("stackscript_id", image_in_script),)
 """With a deployment script chosen first, the images it does not list are marked."""
+
+DISKS_USED = "disks_used"
+"""What :data:`RESIZE_FITS` compare a type with: megabytes the instance's disks take (not an
+input of a form: the resize dialog knows it from the instance's disks listing)."""
+
+RESIZE_FITS = (Fit(DISKS_USED, room_for_disks),)
+"""A type an instance is resized to must hold the disks it has."""

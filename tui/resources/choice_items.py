@@ -3,7 +3,10 @@
 A plain source pages through its listing; one with an ``adapter`` reads a listing that is not a
 collection; one with ``across`` asks its listing once per item of another listing (the backups
 of every instance with backups), a few at a time, and copies the parent's fields it names into
-each choice (the source instance's label).
+each choice (the source instance's label). Then one item becomes one choice per ``each`` entry
+(an instance's private addresses, or the instance marked unavailable without one), a ``local``
+source adds what this machine holds (the keys in ``~/.ssh``), and a ``distinct`` one keeps one
+choice per value.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tui.api.errors import CloudError
 from tui.resources.adapters import ADAPTERS
 from tui.resources.loader import Client
+from tui.resources.local_choices import LOCAL_CHOICES
 from tui.resources.spec import dig
 
 if TYPE_CHECKING:
@@ -82,6 +86,24 @@ async def choice_items(
         accept: ``item -> bool``: whether an item is offered.
         limit: Most items kept.
     """
+    listed = await _listed(client, source, params, accept, limit)
+    choices = [choice for item in listed for choice in source.expand(item)]
+    if source.local:
+        reader = LOCAL_CHOICES[source.local]
+        choices += [item for item in await asyncio.to_thread(reader) if accept(item)]
+    if source.distinct:
+        choices = _distinct(source, choices)
+    return choices[:limit]
+
+
+async def _listed(
+    client: Client,
+    source: ChoiceSource,
+    params: Mapping[str, Any],
+    accept: Any,
+    limit: int,
+) -> list[dict[str, Any]]:
+    """The accepted items of the source's listing (at most ``limit``)."""
     if source.across is not None:
         return [i for i in await _across(client, source, params, limit) if accept(i)]
     if source.adapter:
@@ -92,3 +114,16 @@ async def choice_items(
         if len(items) >= limit:
             break
     return items[:limit]
+
+
+def _distinct(source: ChoiceSource, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first item of each value (items without a value left out)."""
+    seen: set[Any] = set()
+    out: list[dict[str, Any]] = []
+    for item in items:
+        _text, value = source.option(item)
+        if value in (None, "") or value in seen:
+            continue
+        seen.add(value)
+        out.append(item)
+    return out

@@ -111,6 +111,15 @@ def _private(item: Mapping[str, Any]) -> str:
     return "private" if str(item.get("id", "")).startswith("private/") else "public"
 
 
+UNAVAILABLE = "_unavailable"
+"""Field of a choice that cannot be chosen, holding why (an instance without a private
+address, offered as a balancer backend): set by the choice source, read by the facts."""
+
+
+def _unavailable(item: Mapping[str, Any]) -> str:
+    return str(item.get(UNAVAILABLE) or "")
+
+
 def _ipv4_private(item: Mapping[str, Any]) -> str:
     addresses = item.get("ipv4") or []
     return ", ".join(str(a) for a in addresses if str(a).startswith(("192.168.", "10.")))
@@ -143,6 +152,8 @@ class Facts:
         order: Sort key of the items; it keeps each group's items together.
         marks: Warnings shown in the last column ("deprecated").
         offers: Item field listing what a region offers (filtered by :func:`capability_for`).
+        refuse: Why an item cannot be chosen whatever the rest of the form holds ('' when it
+            can): an instance without a private address is no balancer backend.
     """
 
     columns: tuple[FactColumn, ...]
@@ -150,6 +161,7 @@ class Facts:
     order: Callable[[Mapping[str, Any]], Any] | None = None
     marks: Cell | None = None
     offers: str = ""
+    refuse: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +174,9 @@ class ChooserRow:
         cells: Column texts.
         group: Its group ('' when ungrouped).
         search: Lower-case text the filter matches against (every column, group and text).
+        refused: Why the API would refuse this choice ('' when it would not): a type too small
+            for the instance's disks. The row carries :data:`REFUSED_MARK` in its first fact
+            and the reason in its notes.
     """
 
     value: Any
@@ -169,6 +184,7 @@ class ChooserRow:
     cells: tuple[str, ...]
     group: str = ""
     search: str = field(default="", repr=False)
+    refused: Shown = field(default=shown(""))
 
 
 @dataclass(frozen=True)
@@ -189,6 +205,14 @@ class ChooserTable:
     empty: str = "nothing to choose"
 
 
+REFUSED_MARK = "✗"
+"""Leads the first fact of a row the API would refuse: in the columns every width shows (the
+notes column, which says why, is the first one a narrow terminal hides)."""
+
+UNREFUSED_PAD = " " * (len(REFUSED_MARK) + 1)
+"""What leads the first fact of the other rows of a table with refused ones (kept aligned)."""
+
+
 def chooser_rows(
     facts: Facts | None,
     items: Iterable[Mapping[str, Any]],
@@ -197,12 +221,16 @@ def chooser_rows(
 ) -> ChooserTable:
     """The table of ``items`` as ``facts`` declare it.
 
+    A row the API would refuse (the facts' :attr:`Facts.refuse`, or a ``notes`` reason) gets
+    :attr:`ChooserRow.refused`, :data:`REFUSED_MARK` before its first fact and its reason in the
+    notes column.
+
     Args:
         facts: Columns, grouping, order and marks (None: one column with the option text).
         items: The accepted items of the choice source.
         option: ``(text, value)`` of an item (the source's own).
-        notes: Further marks of an item that depend on the rest of the form (a type too small
-            for the chosen backup), shown after the facts' own.
+        notes: Why an item does not suit the rest of the form (a type too small for the chosen
+            backup): refusals, shown after the facts' own marks.
     """
     items = list(items)
     if facts is None and notes is not None:
@@ -217,9 +245,12 @@ def chooser_rows(
         items.sort(key=facts.order)
     # Every cell once (a column no item fills is then left out): one pass over the items.
     every = [[c.cell(item) for c in facts.columns] for item in items]
-    marks = [facts.marks] if facts.marks is not None else []
-    marks += [notes] if notes is not None else []
-    notes_of = [", ".join(m for m in (mark(item) for mark in marks) if m) for item in items]
+    refusals = [facts.refuse] if facts.refuse is not None else []
+    refusals += [notes] if notes is not None else []
+    refused_of = [_joined(item, refusals) for item in items]
+    marks_of = [_joined(item, [facts.marks] if facts.marks is not None else []) for item in items]
+    notes_of = [", ".join(n for n in pair if n) for pair in zip(marks_of, refused_of, strict=True)]
+    any_refused = any(refused_of)
     kept = [k for k in range(len(facts.columns)) if any(cells[k] for cells in every)]
     kept = kept or list(range(len(facts.columns)))
     columns = [facts.columns[k] for k in kept]
@@ -233,12 +264,20 @@ def chooser_rows(
         full = [every[index][k] for k in kept]
         group = facts.group(item) if facts.group is not None else ""
         note = notes_of[index] if with_marks else ""
-        cells = [group] * grouped
-        cells += [_fit(cell, c.width) for cell, c in zip(full, columns, strict=True)]
-        cells += [note] * with_marks
+        refused = refused_of[index]
+        facts_cells = [_fit(cell, c.width) for cell, c in zip(full, columns, strict=True)]
+        if any_refused and facts_cells:
+            lead = f"{REFUSED_MARK} " if refused else UNREFUSED_PAD
+            facts_cells[0] = lead + facts_cells[0]
+        cells = [group] * grouped + facts_cells + [note] * with_marks
         search = " ".join([label, group, *full, note]).lower()
-        rows.append(ChooserRow(value, label, tuple(cells), group, search))
+        rows.append(ChooserRow(value, label, tuple(cells), group, search, refused))
     return ChooserTable(tuple(titles), tuple(right), tuple(rows))
+
+
+def _joined(item: Mapping[str, Any], cells: Sequence[Cell]) -> Shown:
+    """The texts the ``cells`` give ``item``, comma-separated, as display text."""
+    return shown(", ".join(text for text in (cell(item) for cell in cells) if text))
 
 
 def mark_row(table: ChooserTable, value: Any, suffix: str = " *") -> ChooserTable:
@@ -381,6 +420,20 @@ INSTANCE_FACTS = Facts(
     ),
     order=lambda i: str(i.get("label") or "").lower(),
 )
+
+PRIVATE_ADDRESS_FACTS = Facts(
+    columns=(
+        FactColumn("Address", text("each")),
+        FactColumn("Instance", text("label")),
+        FactColumn("Region", text("region")),
+        FactColumn("Status", text("status")),
+        FactColumn("Id", text("id"), right=True),
+    ),
+    order=lambda i: (bool(i.get(UNAVAILABLE)), str(i.get("label") or "").lower()),
+    refuse=_unavailable,
+)
+"""A balancer backend: one row per private address of an instance; instances without one
+come last, refused, saying why."""
 
 VOLUME_FACTS = Facts(
     columns=(

@@ -1,7 +1,9 @@
 """The choices of the instance resize and rescue dialogs, without a terminal.
 
-Resize shows each type with its specs and price; rescue maps the instance's disks and volumes
-to ``sda`` .. ``sdg`` (``sdh`` is reserved for the rescue system, per the reference).
+Resize shows each type with its specs and price, and marks the types too small for the disks
+the instance has (the resize choice source's fits, :data:`~tui.resources.choice_fits.
+RESIZE_FITS`); rescue maps the instance's disks and volumes to ``sda`` .. ``sdg`` (``sdh`` is
+reserved for the rescue system, per the reference).
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tui.resources.choice_fits import DISKS_USED, fit_note
+from tui.resources.choosers import ChooserRow, ChooserTable, chooser_rows, mark_row
 from tui.resources.format import human_size
+from tui.resources.forms import CHOICE_SOURCES
 from tui.untrusted import Shown, shown
 
 RESCUE_DEVICES = ("sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg")
@@ -47,6 +52,55 @@ def type_line(kind: Mapping[str, Any], *, with_id: bool = True, compact: bool = 
     if with_id and label and not compact:
         parts.append(f"— {label}")
     return shown("  ".join(parts))
+
+
+RESIZE_SOURCE = "resize_type"
+"""The choice source of a resize's ``type`` (``ResizeRequest.choices_from``)."""
+
+
+def disks_used(disks: Sequence[Mapping[str, Any]]) -> int:
+    """Megabytes the instance's disks take (what a type it is resized to must hold)."""
+    return sum(
+        int(size)
+        for d in disks
+        if isinstance(size := d.get("size"), int | float) and not isinstance(size, bool)
+    )
+
+
+def resize_table(
+    types: Sequence[Mapping[str, Any]],
+    disks: Sequence[Mapping[str, Any]],
+    current: str,
+) -> ChooserTable:
+    """The resize chooser: every type with its facts, those too small for ``disks`` marked
+    and refused (:attr:`~tui.resources.choosers.ChooserRow.refused`), ``current`` marked ``*``.
+
+    Args:
+        types: The types listing.
+        disks: The instance's disks listing.
+        current: The instance's type.
+    """
+    source = CHOICE_SOURCES[RESIZE_SOURCE]
+    used = disks_used(disks)
+
+    def lookup(name: str) -> tuple[Any, Mapping[str, Any] | None]:
+        return (used, None) if name == DISKS_USED else (None, None)
+
+    table = chooser_rows(
+        source.facts, types, source.option, lambda kind: fit_note(source.fits, kind, lookup)
+    )
+    return mark_row(table, current)
+
+
+def resize_refusal(row: ChooserRow | None, current: str) -> Shown:
+    """Why resizing to ``row``'s type is refused before it is sent ('' when it is not)."""
+    if row is None:
+        return shown("Choose a type first.")
+    if row.value == current:
+        return shown(f"The instance already is a {current}; choose another type.")
+    if row.refused:
+        return shown(f"{row.value}: {row.refused}")
+    return shown("")
 
 
 @dataclass(frozen=True)

@@ -230,7 +230,9 @@ MONGODB_SSL = ResourceSpec(
     parent_params=("instanceId",),
     singleton=True,
     status_field=None,
-    sections=(Section("Certificate", (FieldSpec("ca_certificate", "CA certificate"),)),),
+    # "block": the PEM's lines kept whole (as text, its line breaks became spaces, and the
+    # copy from the screen was no longer a certificate).
+    sections=(Section("Certificate", (FieldSpec("ca_certificate", "CA certificate", "block"),)),),
     copy_fields=("ca_certificate",),
 )
 

@@ -211,8 +211,9 @@ def _format(value: Any, kind: ValueKind) -> str:
             return "no data"
         return f"{len(points)} points, latest {points[-1][1]:g}"
     if kind == "block":
-        lines = value if isinstance(value, list | tuple) else shown(value, lines=True).split("\n")
-        return "\n".join(shown(str(line)).rstrip() for line in lines)
+        if not isinstance(value, list | tuple):
+            value = shown(_block_text(str(value)), lines=True).split("\n")
+        return "\n".join(shown(str(line)).rstrip() for line in value)
     if kind == "udf":
         return udf_preview(value)
     if kind == "json":
@@ -222,6 +223,19 @@ def _format(value: Any, kind: ValueKind) -> str:
     if isinstance(value, list | tuple):
         return shown(", ".join(format_value(v) for v in value))
     return shown(str(value))
+
+
+PEM_ARMOUR = "-----BEGIN "
+"""How a PEM block (a certificate, a key) starts."""
+
+
+def _block_text(text: str) -> str:
+    """A block's text with its line breaks: a PEM sent on one line with written ``\\n``
+    sequences (as request bodies carry them) gets its real line breaks back, so each of its
+    lines is shown, and copied, whole."""
+    if PEM_ARMOUR in text and "\n" not in text and "\\n" in text:
+        return text.replace("\\r\\n", "\n").replace("\\n", "\n")
+    return text
 
 
 def _structured(value: Any) -> Shown:

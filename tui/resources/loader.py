@@ -2,18 +2,23 @@
 
 Collections stream page by page through :meth:`ApiClient.iter_all` (pages 2..N concurrently),
 object lists follow their marker, odd answers go through an adapter, and singletons yield one
-item. Screens consume :func:`iter_chunks` and never care which shape it was.
+item. A spec's ``also_listed`` listings follow its own (the clusters carrying a tag, found by a
+filtered listing). Screens consume :func:`iter_chunks` and never care which shape it was.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tui.api.endpoints import REGISTRY
+from tui.api.errors import CloudError
 from tui.resources.adapters import ADAPTERS
-from tui.resources.spec import ResourceSpec
+from tui.resources.spec import AlsoListed, ResourceSpec, dig
+
+log = logging.getLogger(__name__)
 
 MAX_MARKER_CHUNKS = 200
 """Safety bound on marker-paged listings (a server repeating its marker must not loop forever)."""
@@ -32,7 +37,12 @@ class Client(Protocol):
     ) -> Any: ...
 
     def iter_all(
-        self, ep: Any, path_params: Mapping[str, Any] | None = None, *, model: Any = None
+        self,
+        ep: Any,
+        path_params: Mapping[str, Any] | None = None,
+        *,
+        model: Any = None,
+        where: Mapping[str, Any] | None = None,
     ) -> AsyncIterator[Any]: ...
 
 
@@ -83,6 +93,24 @@ async def iter_chunks(
         Chunks in display order; the last one has ``last=True``.
     """
     params = dict(params or {})
+    if not spec.also_listed:
+        async for chunk in _own_chunks(client, spec, params):
+            yield chunk
+        return
+    seen: set[str] = set()
+    async for chunk in _own_chunks(client, spec, params):
+        seen.update(spec.item_key(item) for item in chunk.items)
+        yield Chunk(chunk.items, None, False)  # the total is not known before the others
+    more: list[dict[str, Any]] = []
+    for also in spec.also_listed:
+        more += await _also_listed(client, spec, also, params)
+    yield Chunk([item for item in more if spec.item_key(item) not in seen], None, True)
+
+
+async def _own_chunks(
+    client: Client, spec: ResourceSpec, params: dict[str, Any]
+) -> AsyncIterator[Chunk]:
+    """The chunks of the spec's own listing (see :func:`iter_chunks`)."""
     if is_paged(spec):
         adapter = ADAPTERS.get(spec.adapter) if spec.adapter else None
         pages = client.iter_all(spec.list_endpoint, params, model=dict)
@@ -102,6 +130,35 @@ async def iter_chunks(
             return
         query = follow
     yield Chunk([], None, True)
+
+
+def holds(item: Mapping[str, Any], where: Mapping[str, Any]) -> bool:
+    """True when every field ``where`` names holds its value (a list field: among its entries)."""
+    for name, wanted in where.items():
+        value = dig(item, name)
+        if not (wanted in value if isinstance(value, list) else value == wanted):
+            return False
+    return True
+
+
+async def _also_listed(
+    client: Client, spec: ResourceSpec, also: AlsoListed, params: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The rows ``also`` adds to the spec's list for ``params`` (the clusters with a tag)."""
+    where = {name: params.get(param) for name, param in also.where.items()}
+    if any(value in (None, "") for value in where.values()):
+        return []
+    found: list[dict[str, Any]] = []
+    try:
+        async for page in client.iter_all(also.endpoint, {}, model=dict, where=where):
+            found.extend(item for item in page.data if holds(item, where))
+    except CloudError as error:
+        # A kind this user may not list (no scope, no grant) is not part of the list.
+        log.info("%s left out of %s: %s", also.endpoint, spec.id, error)
+        return []
+    entries = [{"type": also.kind, "data": item} for item in found]
+    adapter = ADAPTERS.get(spec.adapter) if spec.adapter else None
+    return adapter({"data": entries}).items if adapter else found
 
 
 async def fetch_all(

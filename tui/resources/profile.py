@@ -183,7 +183,7 @@ PROFILE = ResourceSpec(
                 FieldSpec("authentication_type", "Authentication"),
                 FieldSpec("two_factor_auth", "Two-factor", "bool"),
                 FieldSpec("shell_auth_method", "Remote shell login"),
-                FieldSpec("authorized_keys", "Authorized keys", "list"),
+                FieldSpec("authorized_keys", "Authorized keys", "block"),  # a key per line
                 FieldSpec("ip_whitelist_enabled", "IP allow list (deprecated)", "bool"),
                 FieldSpec("email_notifications", "Email notifications", "bool"),
             ),

@@ -14,6 +14,7 @@ from typing import Any
 
 from tui.resources.format import column_cells, column_sort_keys, search_text, status_tone
 from tui.resources.spec import ResourceSpec
+from tui.untrusted import Shown
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class TableColumn:
         numeric: Right-align the cells.
     """
 
-    title: str
+    title: Shown
     width: int | None = None
     status: bool = False
     numeric: bool = False
@@ -46,7 +47,7 @@ class TableRow:
     """
 
     key: Hashable
-    cells: tuple[str, ...]
+    cells: tuple[Shown, ...]
     sort_keys: tuple[Any, ...] = ()
     tone: str | None = None
     haystack: str = ""

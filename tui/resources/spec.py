@@ -196,6 +196,29 @@ class Action:
 
 
 @dataclass(frozen=True)
+class AlsoListed:
+    """Items of another listing shown in a spec's list: a kind its own listing leaves out.
+
+    A tag's objects come from the tag's listing, which names instances, domains, volumes and
+    balancers; Kubernetes clusters carry tags too, and are found with a filtered listing of
+    the clusters. Each item found becomes an entry ``{type: kind, data: item}`` of the spec's
+    own listing (read by its adapter), after the listing's own entries; one the listing
+    already gave is not shown twice.
+
+    Attributes:
+        endpoint: The other listing (``k8s.clusters.list``).
+        kind: The ``type`` its items are given (``k8s_cluster``).
+        where: Filtered field -> path parameter of the list whose value the field must hold
+            (``{"tags": "label"}``: the clusters carrying the tag). Sent as the listing's
+            filter and checked again on each item (a server may ignore a filter).
+    """
+
+    endpoint: str
+    kind: str
+    where: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ResourceSpec:
     """A browsable resource.
 
@@ -239,6 +262,8 @@ class ResourceSpec:
             at a time, with a summary of every series) instead of fields.
         month_endpoint: Registry name of the same answer for a chosen month (``year`` and
             ``month`` parameters); None when only the latest period exists.
+        also_listed: Other listings whose items the list shows after its own (the clusters
+            carrying a tag, which the tag's listing leaves out).
     """
 
     id: str
@@ -270,6 +295,7 @@ class ResourceSpec:
     owner_field: str | None = None
     charts: tuple[ChartSpec, ...] = ()
     month_endpoint: str | None = None
+    also_listed: tuple[AlsoListed, ...] = ()
 
     def action(self, action_id: str) -> Action | None:
         """The action with that id, if the spec has it."""

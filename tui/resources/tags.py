@@ -1,8 +1,24 @@
-"""Tags and the objects carrying them (a mixed collection of every kind)."""
+"""Tags and the objects carrying them (a mixed collection of every kind).
+
+The tag's own listing names instances, domains, volumes and load balancers; Kubernetes clusters
+carry tags too (a filterable field of their listing), so the clusters with the tag are found by
+a filtered listing and shown after the others (:class:`~tui.resources.spec.AlsoListed`).
+"""
 
 from __future__ import annotations
 
-from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
+from tui.resources.spec import (
+    Action,
+    AlsoListed,
+    ChildSpec,
+    Column,
+    FieldSpec,
+    ResourceSpec,
+    Section,
+)
+
+CLUSTER_KIND = "k8s_cluster"
+"""The kind a Kubernetes cluster has in a tag's objects."""
 
 TAG_EDIT_SCREEN = "tags.edit"
 """Action ``screen`` of adding or removing one tag (see :func:`tag_action`)."""
@@ -59,7 +75,9 @@ TAGGED = ResourceSpec(
         "domain": "domains",
         "volume": "volumes",
         "loadbalancer": "loadbalancers",
+        CLUSTER_KIND: "k8s.clusters",
     },
+    also_listed=(AlsoListed("k8s.clusters.list", CLUSTER_KIND, {"tags": "label"}),),
     empty_hint="Nothing carries this tag.",
 )
 

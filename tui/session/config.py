@@ -1,8 +1,10 @@
 """Settings: a TOML file in the platformdirs config folder (``CLOUDTUI_CONFIG`` overrides the path).
 
 The file holds profiles (name and base URL), the default profile, the theme, refresh intervals,
-page size, concurrency, timeouts and key remaps. It never holds a token. A broken file stops the
-program with a message naming the file and every problem with its line; it is never overwritten.
+page size, concurrency, timeouts, key remaps, plugins, aliases and hotkeys. It never holds a
+token. A broken file stops the program with a message naming the file and every problem with
+its line (a bad base URL and an unknown theme included, see :mod:`tui.session.config_checks`);
+it is never overwritten.
 Unknown keys are ignored and named (with the nearest valid one) by the app and ``doctor``.
 Saving edits the file in place (comments, order and unknown keys stay).
 """
@@ -21,6 +23,8 @@ from platformdirs import user_config_dir
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from tui.handoff.settings import HandoffSettings
+from tui.plugins.settings import PluginSettings
+from tui.session.config_checks import value_problems
 from tui.session.config_keys import UnknownKey, dotted, line_of, split_unknown
 
 APP_NAME = "cloudtui"
@@ -51,6 +55,7 @@ class ConfigError(Exception):
         line: 1-based line of the first problem, when known.
         problem: What is wrong (every problem, in file order, when there are several).
         problems: Each problem with its line, in file order.
+        unknown_keys: Keys of the file that would be ignored, said in the same run.
     """
 
     def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
@@ -58,6 +63,7 @@ class ConfigError(Exception):
         self.line = line
         self.problem = problem
         self.problems = [ConfigProblem(line, problem)]
+        self.unknown_keys: list[UnknownKey] = []
         where = f"{path}, line {line}" if line else str(path)
         super().__init__(f"{where}: {problem}")
 
@@ -157,6 +163,13 @@ class Settings(BaseModel):
     [handoff.mongosh], [handoff.editor]."""
     check: CheckSettings = Field(default_factory=CheckSettings)
     """The account check: [check] important_tags."""
+    plugins: list[PluginSettings] = Field(default_factory=list)
+    """Your own commands on the selected item: ``[[plugins]]`` tables (key, areas, title,
+    command, confirm, mode); see :mod:`tui.plugins.settings`."""
+    aliases: dict[str, str] = Field(default_factory=dict)
+    """Your own ``:`` words -> the command they stand for, e.g. {db = "databases"}."""
+    hotkeys: dict[str, str] = Field(default_factory=dict)
+    """Key -> a ``:`` command it runs, e.g. {"ctrl+1" = ":fanout instances"}."""
 
     _unknown_keys: list[UnknownKey] = PrivateAttr(default_factory=list)
     _as_loaded: dict[str, Any] | None = PrivateAttr(default=None)
@@ -233,18 +246,30 @@ def settings_from_text(text: str, path: Path) -> Settings:
         raise ConfigError(path, f"TOML syntax error: {problem}", line) from None
     lines = text.splitlines()
     known, unknown = split_unknown(data, Settings)
+    # Every problem at once: the model's, and those of the values it cannot judge by type.
+    problems = [
+        ConfigProblem(line_of(lines, loc), f"{dotted(loc)}: {problem}")
+        for loc, problem in value_problems(known)
+    ]
     try:
         settings = Settings.model_validate(known)
     except ValidationError as exc:
-        problems = [
-            ConfigProblem(line_of(lines, error["loc"]), f"{dotted(error['loc'])}: {error['msg']}")
+        problems += [
+            ConfigProblem(
+                line_of(lines, error["loc"]),
+                f"{dotted(error['loc'])}: {error['msg'].removeprefix('Value error, ')}",
+            )
             for error in exc.errors()
         ]
-        raise ConfigError.of(path, problems) from None
-    settings._unknown_keys = sorted(
+    unknown_keys = sorted(
         (replace(key, line=line_of(lines, key.loc)) for key in unknown),
         key=lambda key: key.line or 0,
     )
+    if problems:
+        error = ConfigError.of(path, problems)
+        error.unknown_keys = unknown_keys
+        raise error from None
+    settings._unknown_keys = unknown_keys
     settings._as_loaded = _as_data(settings)
     return settings
 

@@ -108,6 +108,16 @@ def _table_model(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
+def _list_model(annotation: Any) -> type[BaseModel] | None:
+    """The model of each entry of a ``list[Model]`` field (an array of tables: plugins)."""
+    annotation = _unwrap_optional(annotation)
+    if get_origin(annotation) is list:
+        args = get_args(annotation)
+        if len(args) == 1:
+            return _model_of(args[0])
+    return None
+
+
 def split_unknown(
     data: Mapping[str, Any], model: type[BaseModel], loc: Loc = ()
 ) -> tuple[dict[str, Any], list[UnknownKey]]:
@@ -133,6 +143,7 @@ def split_unknown(
             continue
         inner = _model_of(info.annotation)
         table = _table_model(info.annotation)
+        entries = _list_model(info.annotation)
         if inner is not None and isinstance(value, Mapping):
             value, found = split_unknown(value, inner, (*loc, key))
             unknown += found
@@ -144,6 +155,14 @@ def split_unknown(
                     unknown += found
                 cleaned[name] = entry
             value = cleaned
+        elif entries is not None and isinstance(value, list):
+            rows: list[Any] = []
+            for index, row in enumerate(value):
+                if isinstance(row, Mapping):
+                    row, found = split_unknown(row, entries, (*loc, key, index))
+                    unknown += found
+                rows.append(row)
+            value = rows
         kept[key] = value
     return kept, unknown
 
@@ -175,7 +194,7 @@ def unknown_binding_ids(
 # -- where a key is in the file -------------------------------------------------------------
 
 
-def _key_pattern(parts: Sequence[str]) -> str:
+def key_pattern(parts: Sequence[str]) -> str:
     """A regular expression matching dotted TOML keys ``parts``, bare or quoted."""
 
     def one(part: str) -> str:
@@ -193,7 +212,7 @@ _HEADER = re.compile(r"^\s*\[")
 def _table_span(lines: Sequence[str], table: Sequence[str]) -> tuple[int, int] | None:
     """Lines (0-based start, end) of the body of ``[table]`` (the top of the file for ``()``)."""
     if table:
-        header = re.compile(r"^\s*\[\s*" + _key_pattern(table) + r"\s*\]")
+        header = re.compile(r"^\s*\[\s*" + key_pattern(table) + r"\s*\]")
         start = next((n + 1 for n, line in enumerate(lines) if header.match(line)), None)
         if start is None:
             return None
@@ -210,6 +229,11 @@ def line_of(lines: Sequence[str], loc: Loc) -> int | None:
     ``key = ...`` line in that table naming the rest of the path (dotted keys and inline
     tables included).
     """
+    at = next((n for n, part in enumerate(loc) if isinstance(part, int)), None)
+    if at is not None and at > 0:
+        found = _array_entry_line(lines, [str(p) for p in loc[:at]], int(loc[at]), loc[at + 1 :])
+        if found is not None:
+            return found
     keys = [str(p) for p in loc if not isinstance(p, int)]
     header: int | None = None
     for split in range(len(keys), -1, -1):
@@ -221,12 +245,32 @@ def line_of(lines: Sequence[str], loc: Loc) -> int | None:
         if table and header is None:
             header = start  # the header's 1-based line is the body's 0-based start
         for length in range(len(rest), 0, -1):
-            assignment = re.compile(r"^\s*" + _key_pattern(rest[:length]) + r"\s*=")
+            assignment = re.compile(r"^\s*" + key_pattern(rest[:length]) + r"\s*=")
             for number in range(start, end):
                 if assignment.match(lines[number]):
                     return number + 1
         if header is not None:
             return header  # e.g. a required key missing from its table
     # A table known only through its sub-tables: ``[handof.ssh]`` for an unknown ``handof``.
-    prefix = re.compile(r"^\s*\[\s*" + _key_pattern(keys) + r"\s*\.") if keys else None
+    prefix = re.compile(r"^\s*\[\s*" + key_pattern(keys) + r"\s*\.") if keys else None
     return next((n + 1 for n, line in enumerate(lines) if prefix and prefix.match(line)), None)
+
+
+def _array_entry_line(
+    lines: Sequence[str], table: Sequence[str], index: int, rest: Loc
+) -> int | None:
+    """1-based line of ``rest`` in entry ``index`` of the array of tables ``[[table]]`` (the
+    entry's header when ``rest`` is not written in it); None when there is no such entry."""
+    header = re.compile(r"^\s*\[\[\s*" + key_pattern(table) + r"\s*\]\]")
+    starts = [n for n, line in enumerate(lines) if header.match(line)]
+    if index >= len(starts):
+        return None
+    start = starts[index]
+    end = next((n for n in range(start + 1, len(lines)) if _HEADER.match(lines[n])), len(lines))
+    keys = [str(p) for p in rest if not isinstance(p, int)]
+    for length in range(len(keys), 0, -1):
+        assignment = re.compile(r"^\s*" + key_pattern(keys[:length]) + r"\s*=")
+        for number in range(start + 1, end):
+            if assignment.match(lines[number]):
+                return number + 1
+    return start + 1

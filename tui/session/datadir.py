@@ -51,6 +51,12 @@ def demo_dir(user: str) -> Path:
     return Path(holder.name)
 
 
+def remove_demo_dirs() -> None:
+    """Remove the demo folders of this process now (when it cannot wait for its normal exit)."""
+    for holder in _DEMO_DIRS:
+        holder.cleanup()
+
+
 def profile_dir(profile: str, *, create: bool = True) -> Path:
     """The folder of one profile's state (created 0700 when ``create``).
 

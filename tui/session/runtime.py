@@ -48,7 +48,7 @@ class Session:
 
     @property
     def mark(self) -> AccountMark:
-        """How the account is named on screen (its colour and read-only flag from the config)."""
+        """How the account is named on screen (its name, and the colour the config gives it)."""
         return account_mark(self.settings, self.profile_name)
 
     @property

@@ -31,7 +31,7 @@ PAYLOAD = (
     "\x9b7m"  # C1 CSI: reverse video
     "\x07\x08\x7f"  # bell, backspace, delete
     "\u202e\u2066"  # right-to-left override, left-to-right isolate
-    "[b]bold[/b][link=https://evil.example]"  # markup
+    "[b]bold[/b][link=evil]x[/link]"  # markup
     "漢字🙂"  # wide characters
     " " + "W" * 500  # a 500-character word
 )
@@ -61,7 +61,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "managed.issues": ("entity.label", "ticket.summary"),
     "object_storage.buckets": ("label",),
     "object_storage.keys": ("label", "bucket_access.bucket_name"),
-    "object_storage.objects": ("name", "_bucket"),
+    "object_storage.objects": ("name", "_bucket"),  # each part of a name, folders too
     "profile.apps": ("label",),
     "tags.tags": ("label",),
     "volumes.volumes": ("label", "tags", "compute_label"),
@@ -79,6 +79,11 @@ def hostile(text: str) -> str:
     return f"{text}{PAYLOAD}" if text else text
 
 
+def hostile_name(text: str) -> str:
+    """An object name with the payload less its slashes: a slash would make it a folder."""
+    return f"{text}{PAYLOAD.replace('/', '')}" if text else text
+
+
 def make_hostile(store: Store) -> None:
     """Turn the demo account in ``store`` into the hostile data set (see the module)."""
     for table, fields in FIELDS.items():
@@ -86,6 +91,10 @@ def make_hostile(store: Store) -> None:
             for field in fields:
                 if table == "domains.records" and field == "target":
                     _record_target(record)
+                elif table == "object_storage.objects" and field == "name":
+                    record["name"] = "/".join(
+                        hostile_name(part) for part in record["name"].split("/")
+                    )
                 else:
                     _change(record, field.split("."))
         _key_again(store, table)

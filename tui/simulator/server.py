@@ -35,8 +35,11 @@ def build_simulator(
         instant: Transitions end at the next request (see :class:`Simulator`).
 
     Raises:
-        StateFileError: The state file exists but cannot be used (it is left untouched).
+        StateFileError: The state file exists but cannot be used (it is left untouched), or
+            it cannot be written where it was asked for (its folder missing, not writable).
     """
+    if state is not None:
+        _check_folder(state)
     store = Store.load(state) if state is not None and state.exists() else None
     sim = Simulator(
         clock=RealClock(speed),
@@ -48,8 +51,24 @@ def build_simulator(
         instant=instant,
     )
     if state is not None and store is None:
-        sim.store.save(state)
+        try:
+            sim.store.save(state)
+        except OSError as exc:
+            raise StateFileError(f"{state}: cannot save the state there: {exc.strerror}") from None
     return sim
+
+
+def _check_folder(state: Path) -> None:
+    """Refuse a state file whose folder is missing before seeding anything (the folder is
+    not made: a mistyped path would quietly keep the state somewhere unexpected).
+
+    Raises:
+        StateFileError: The folder does not exist or is not a folder.
+    """
+    folder = state.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise StateFileError(f"{state}: cannot save the state there: the folder {folder} {what}")
 
 
 class _DropsAreNotCrashes(logging.Filter):

@@ -39,10 +39,20 @@ def display_value(form_field: FormField, value: Any) -> Any:
 
 
 def initial_values(form: FormSpec, item: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Input values prefilled from an existing item (edit forms)."""
+    """Input values prefilled from an existing item (edit forms); a value that holds a part
+    (a node's ``ip:port``) is split between its two inputs."""
     if not item:
         return {}
-    return {f.name: display_value(f, dig(item, f.name)) for f in form.fields}
+    values = {f.name: display_value(f, dig(item, f.name)) for f in form.fields}
+    for f in form.fields:
+        joined = form.field(f.joins) if f.part is not None else None
+        stored = dig(item, f.joins) if joined is not None else None
+        if f.part is None or joined is None or stored in (None, ""):
+            continue
+        value, part_value = f.part.split(stored)
+        values[joined.name] = display_value(joined, value)
+        values[f.name] = display_value(f, part_value)
+    return values
 
 
 def _blank(value: Any) -> bool:
@@ -63,7 +73,13 @@ def _convert(form_field: FormField, raw: Any) -> Any:
     if kind == "picks":
         # Chosen in a list, or typed comma-separated when the choices could not be loaded.
         values = raw if isinstance(raw, list | tuple) else str(raw).split(",")
-        return [str(v).strip() for v in values if str(v).strip()]
+        picked = [str(v).strip() for v in values if str(v).strip()]
+        if form_field.item_type is int:
+            try:
+                return [int(p) for p in picked]
+            except ValueError:
+                raise ValueError("must be whole numbers separated by commas") from None
+        return picked
     text = raw if isinstance(raw, str) else str(raw)
     if form_field.pem:
         text = pem.from_input(text)
@@ -192,7 +208,8 @@ def build_body(
     editing = initial is not None
     before_of = initial or {}
     changed_roots = {
-        _root(f.name)
+        # A part that changed sends the field it is sent inside.
+        _root(f.joins or f.name)
         for f in form.fields
         if editing
         and (
@@ -246,6 +263,7 @@ def build_body(
             flat[f.name] = _convert(f, raw)
         except ValueError as exc:
             result.errors[f.name] = f"{f.title} {exc}"
+    _join_parts(form, values, hidden, flat, result)
     if result.errors:
         return result
     body = _nest(flat)
@@ -258,6 +276,35 @@ def build_body(
         return result
     result.body = _sent(model, body)
     return result
+
+
+def _join_parts(
+    form: FormSpec,
+    values: Mapping[str, Any],
+    hidden: set[str],
+    flat: dict[str, Any],
+    result: FormResult,
+) -> None:
+    """Send each filled part inside its field (a node's port in its address)."""
+    for f in form.fields:
+        if f.part is None or f.name in hidden or _blank(values.get(f.name)):
+            continue
+        if flat.get(f.joins) in (None, ""):
+            continue  # its field is not sent (or reported missing): nothing to join
+        try:
+            number = _convert(f, values.get(f.name))
+            _check_bounds(f, number)
+            flat[f.joins] = f.part.join(flat[f.joins], number)
+        except ValueError as exc:
+            result.errors[f.name] = f"{f.title} {exc}"
+
+
+def _check_bounds(f: FormField, number: Any) -> None:
+    """Raise ValueError when ``number`` is outside the input's bounds (no model checks it)."""
+    low = f.ge if f.ge is not None else float("-inf")
+    high = f.le if f.le is not None else float("inf")
+    if not low <= number <= high:
+        raise ValueError(f"must be {f.hint_for(True)}")
 
 
 def _missing(f: FormField, decided: Mapping[str, Any]) -> str:

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tui.resources import choosers
-from tui.resources.choice_fits import IMAGE_FITS, SCRIPT_FITS, TYPE_FITS, Fit
-from tui.resources.choosers import Across, Facts
+from tui.resources.choice_fits import IMAGE_FITS, RESIZE_FITS, SCRIPT_FITS, TYPE_FITS, Fit
+from tui.resources.choosers import UNAVAILABLE, Across, Facts
 from tui.resources.format import MISSING
 from tui.resources.spec import dig
 
@@ -34,6 +34,9 @@ class ChoiceSource:
         each: A list field of the item whose entries are the options (``{each}`` in
             :attr:`value` and :attr:`label`): an instance's addresses.
         each_match: Pattern an entry must match to be offered (private addresses only).
+        each_missing: Why an item with no :attr:`each` entry matching cannot be chosen: it is
+            then offered as an unavailable choice saying so (see :meth:`expand`), not left out
+            (an instance without a private address is no balancer backend).
         next_minor_of: Field of the action's item holding a ``<major>.<minor>`` version: only
             the version one minor after it is offered (a cluster upgrades one minor version
             at a time and never down).
@@ -48,6 +51,10 @@ class ChoiceSource:
         fits: Rules marking choices that do not suit another input (a type too small for the
             chosen backup; see :mod:`tui.resources.choice_fits`).
         extra: Fixed ``(text, value)`` options offered before the loaded ones (``any/all``).
+        local: A reader of this machine (:data:`tui.resources.local_choices.LOCAL_CHOICES`)
+            whose items are offered after the listing's: the public keys in ``~/.ssh``.
+        distinct: One choice per value: an item whose value an earlier one already offers is
+            left out, and so is an item without a value (the groups of the contacts).
     """
 
     endpoint: str
@@ -59,19 +66,29 @@ class ChoiceSource:
     same_as: Mapping[str, str] = field(default_factory=dict)
     each: str = ""
     each_match: str = ""
+    each_missing: str = ""
     next_minor_of: str = ""
+
+    def expand(self, item: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The choices one listed item stands for: itself, or one per :attr:`each` entry that
+        matches (the entry as ``each``). With no entry matching: none, or the item marked
+        unavailable (:data:`~tui.resources.choosers.UNAVAILABLE`) when :attr:`each_missing`
+        says why. An item already expanded stands for itself."""
+        if not self.each or EACH in item or UNAVAILABLE in item:
+            return [dict(item)]
+        entries = dig(item, self.each)
+        out = [
+            {**item, EACH: entry}
+            for entry in (entries if isinstance(entries, list) else [])
+            if not self.each_match or re.match(self.each_match, str(entry))
+        ]
+        if not out and self.each_missing:
+            return [{**item, UNAVAILABLE: self.each_missing}]
+        return out
 
     def options(self, item: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """``(text, value)`` of the options one item gives (one, or one per :attr:`each`)."""
-        if not self.each:
-            return [self.option(item)]
-        entries = dig(item, self.each)
-        out: list[tuple[str, Any]] = []
-        for entry in entries if isinstance(entries, list) else []:
-            if self.each_match and not re.match(self.each_match, str(entry)):
-                continue
-            out.append(self.option({**item, "each": entry}))
-        return out
+        return [self.option(choice) for choice in self.expand(item)]
 
     def under(self, prefix: str, siblings: Iterable[str]) -> ChoiceSource:
         """This source inside a row at ``prefix``: fields it names that are the row's own
@@ -96,6 +113,8 @@ class ChoiceSource:
     across: Across | None = None
     fits: tuple[Fit, ...] = ()
     extra: tuple[tuple[str, Any], ...] = ()
+    local: str = ""
+    distinct: bool = False
 
     def why_empty(self, context: Mapping[str, Any] | None = None) -> str:
         """Why nothing is offered, in words: ``no instances in ap-northeast``.
@@ -103,7 +122,8 @@ class ChoiceSource:
         Args:
             context: The values the choices were filtered by (see :func:`choice_context`).
         """
-        noun = self.noun or self.endpoint.rsplit(".", 2)[-2].replace("_", " ")
+        parts = self.endpoint.rsplit(".", 2)
+        noun = self.noun or (parts[-2] if len(parts) > 1 else "choices").replace("_", " ")
         text = f"no {noun}"
         if self.where is not None:
             text += f" with {self.where[0]} {self.where[1]}"
@@ -117,11 +137,16 @@ class ChoiceSource:
         return text
 
     def option(self, item: Mapping[str, Any]) -> tuple[str, Any]:
-        """``(text, value)`` of one item."""
+        """``(text, value)`` of one item; an unavailable one's value is empty: the chooser
+        shows it with the reason, and choosing it leaves the input as good as blank (the form
+        still asks for a value). Not None: a chooser opened on a blank input highlights the
+        row whose value is None."""
         try:
             text = self.label.format_map(Lenient(item))
         except (ValueError, AttributeError, IndexError):
             text = str(item.get(self.value))
+        if item.get(UNAVAILABLE):
+            return text, ""
         if "{" in self.value:
             return text, self.value.format_map(Lenient(item))
         return text, item.get(self.value)
@@ -142,6 +167,8 @@ class ChoiceSource:
             self.next_minor_of,
             self.adapter,
             self.across.endpoint if self.across else "",
+            self.local,
+            self.distinct,
         )
 
     @property
@@ -184,6 +211,10 @@ class ChoiceSource:
         return True
 
 
+EACH = "each"
+"""Field of an expanded choice holding its :attr:`ChoiceSource.each` entry (``{each}``)."""
+
+
 def next_minor(version: str) -> str | None:
     """``1.30`` -> ``1.31``; None for text that is not ``<major>.<minor>``."""
     major, dot, minor = version.partition(".")
@@ -218,6 +249,10 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
     ),
     "type": ChoiceSource(
         "compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS, fits=TYPE_FITS
+    ),
+    # A resize's new type: those too small for the instance's disks are refused.
+    "resize_type": ChoiceSource(
+        "compute.types.list", label="{id} — {label}", facts=choosers.TYPE_FACTS, fits=RESIZE_FITS
     ),
     "image": ChoiceSource(
         "images.list",
@@ -288,15 +323,52 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
         form_params={"computeId": "compute_id"},
         facts=choosers.VOLUME_FACTS,
     ),
-    # A balancer's backend: an instance's private IPv4 (in the balancer's region when known).
+    # A balancer's backend: an instance's private IPv4 (in the balancer's region when known);
+    # an instance without one is listed as unavailable, saying why.
     "private_address": ChoiceSource(
         "compute.instances.list",
         value="{each}",
         label="{each} — {label} ({region})",
         same_as={"region": "region"},
-        noun="instances with a private IPv4 address",
+        noun="instances",
         each="ipv4",
         each_match=r"^(10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.)",
+        each_missing="no private IPv4 address: a balancer reaches its backends only over the "
+        "private network",
+        facts=choosers.PRIVATE_ADDRESS_FACTS,
+    ),
+    # SSH keys for a new instance: the profile's and this machine's (~/.ssh/*.pub), ticked.
+    "ssh_public_keys": ChoiceSource(
+        "profile.view",
+        value="key",
+        label="{shown}",
+        adapter="profile_keys",
+        local="ssh_public_keys",
+        distinct=True,
+        noun="SSH public keys in the profile or in ~/.ssh",
+    ),
+    # Users whose profile keys a new instance gets: the reference lists no users, so the one
+    # user the app knows, the profile's own.
+    "profile_users": ChoiceSource(
+        "profile.view", value="username", label="{username}", adapter="profile_user", noun="users"
+    ),
+    # A managed service's credentials and consultation group: the account's own.
+    "managed_credentials": ChoiceSource(
+        "managed.credentials.list", label="{label} (#{id})", noun="managed credentials"
+    ),
+    "consultation_group": ChoiceSource(
+        "managed.contacts.list",
+        value="group",
+        label="{group}",
+        distinct=True,
+        noun="contact groups (give a contact a group first)",
+    ),
+    # The objects a new tag is put on at once.
+    "tag_computes": ChoiceSource("compute.instances.list", label="{label} (#{id}, {region})"),
+    "tag_domains": ChoiceSource("domains.list", label="{domain} (#{id})"),
+    "tag_volumes": ChoiceSource("volumes.list", label="{label} (#{id}, {region})"),
+    "tag_loadbalancers": ChoiceSource(
+        "loadbalancers.list", label="{label} (#{id}, {region})", noun="load balancers"
     ),
     # A limited key's bucket: among the buckets of the cluster chosen in the same row.
     "bucket_in_cluster": ChoiceSource(

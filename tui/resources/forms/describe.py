@@ -16,7 +16,7 @@ from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
-from tui.models.rules import When
+from tui.models.rules import Part, When
 from tui.resources.forms.choices import CHOICE_SOURCES
 from tui.resources.forms.spec import (
     LINE_LIST_NAMES,
@@ -172,6 +172,7 @@ def _fields_of(
     conditional: Mapping[str, str] = getattr(model, "required_when", {})
     rules: Mapping[str, When] = getattr(model, "shown_when", {})
     sources: Mapping[str, str] = getattr(model, "choices_from", {})
+    parts: Mapping[str, Part] = getattr(model, "parts", {})
     server_defaults = {rule.field: rule.unset for rule in rules.values() if rule.unset is not None}
     for name, info in model.model_fields.items():
         key = info.alias or name
@@ -215,7 +216,30 @@ def _fields_of(
         if when and not required:
             leaf = replace(leaf, required_when=when)
         out.append(replace(leaf, rule=rule) if rule is not None else leaf)
+        out.extend(
+            _part_input(f"{prefix}{name}", part, leaf)
+            for name, part in parts.items()
+            if part.into == key
+        )
     return out
+
+
+def _part_input(path: str, part: Part, joined: FormField) -> FormField:
+    """The input of a :class:`~tui.models.rules.Part`, asked right after the field it joins."""
+    return FormField(
+        path,
+        shown(part.title),
+        "int",
+        help=shown(part.help),
+        group=joined.group,
+        ge=part.ge,
+        le=part.le,
+        send=False,
+        # Asked while the field it joins is, never required by that field's rule.
+        rule=replace(joined.rule, required=False) if joined.rule is not None else None,
+        part=part,
+        joins=joined.name,
+    )
 
 
 def _example(model: type[BaseModel]) -> dict[str, Any]:
@@ -280,9 +304,10 @@ def _leaf(
     if typing.get_origin(core) is list:
         args = typing.get_args(core)
         item = _unwrap(args[0]).core if args else str
-        source = CHOICE_SOURCES.get(name) if item is str else None
+        source = CHOICE_SOURCES.get(name) if item in (str, int) else None
         if source is not None:
-            return FormField(path, title, "picks", source=source, **common)
+            # Ticked in a list: keys, users, credentials, the objects a tag goes on.
+            return FormField(path, title, "picks", source=source, item_type=item, **common)
         if item in (str, int):
             kind = "lines" if item is str and name in LINE_LIST_NAMES else "list"
             return FormField(path, title, kind, item_type=item, **common)

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tui.models.rules import When
+from tui.models.rules import Part, When
 from tui.resources.forms.choices import ChoiceSource
 from tui.untrusted import Shown, shown
 
@@ -104,6 +104,11 @@ class FormField:
     pem: str = ""
     """What PEM text the field holds (``certificate``, ``private key``; the model declares it),
     else empty. Such a field keeps every line of a paste, and takes a file path instead."""
+    part: Part | None = None
+    """This input is no field of the request: its value is sent inside :attr:`joins` (a
+    node's port in its address; see :class:`~tui.models.rules.Part`). Never sent itself."""
+    joins: str = ""
+    """The input (dotted like :attr:`name`) a :attr:`part` is sent inside."""
 
     @property
     def hint(self) -> str:
