@@ -81,16 +81,17 @@ class KeysOnButtons:
         """Type ``char`` into the screen's last text field, or say why it could not be."""
         remembered = self._last_field.get(screen)
         field = text_field(remembered() if remembered is not None else None)
-        on_button = f"the focus is on the {str(button.label).strip()} button"
+        label = str(button.label).strip()
         if field is None or field.screen is not screen or not can_type_into(field):
-            say_not_typed(self.app, char, f"{on_button}, not a field: shift+tab goes back.")
+            why = f"the focus is on the {label} button, not a field: shift+tab goes back."
+            say_not_typed(self.app, char, why)
             return
         refused = type_into(field, char)
         _focus_keeping_cursor(screen, field)
         if refused:
-            rule = typing_rule(field) if isinstance(field, Input) else ""
-            why = f"the field it went back to {rule}." if rule else "the field refused it."
-            say_not_typed(self.app, refused, f"{on_button}; {why}")
+            rule = (typing_rule(field) if isinstance(field, Input) else "") or "refused it"
+            why = f"typed on the {label} button, it went back to your last field, which {rule}."
+            say_not_typed(self.app, refused, why)
 
 
 def _focus_keeping_cursor(screen: Screen[Any], field: Input | TextArea) -> None:
