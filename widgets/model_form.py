@@ -39,17 +39,13 @@ from widgets.form_extra import ExtraFieldsMixin
 from widgets.form_fits import FitNotesMixin
 from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
 from widgets.form_secrets import SecretFieldsMixin
+from widgets.marked_button import FOCUS_MARKER, MARKER, MarkedButton
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
 
 def _safe(name: str) -> str:
     """A widget id part for a dotted input name (``configs.0.port`` -> ``configs-0-port``)."""
     return "".join(c if c.isalnum() or c in "_-" else "-" for c in name)
-
-
-MARKER = "›"
-FOCUS_MARKER = "❯"
-"""The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
 
 
 class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMixin, VerticalScroll):
@@ -155,7 +151,7 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
             and not self._full(path)
         ]
         return [
-            Button(
+            MarkedButton(
                 Text(f"+ Add a row to {self._list_title(path)}"),
                 id=f"add-{_safe(path)}",
                 classes="form-add",
@@ -429,6 +425,13 @@ class ModelForm(ExtraFieldsMixin, FitNotesMixin, EditorKeyMixin, SecretFieldsMix
             self._mark(self._marked_row, MARKER)
             self._mark(focused_row, FOCUS_MARKER)
             self._marked_row = focused_row
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        # The focus left the form (onto Send, Cancel): the marker goes with it, so it never
+        # says that keys go to an input they no longer reach.
+        if self._marked_row is not None and not self.has_focus_within:
+            self._mark(self._marked_row, MARKER)
+            self._marked_row = None
 
     @staticmethod
     def _mark(row: Vertical | None, marker_text: Shown) -> None:
