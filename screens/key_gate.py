@@ -14,7 +14,17 @@ opened a Delete confirmation under the form, and ``y`` would have confirmed it. 
 When the new screen is ready, printable characters held meanwhile are typed into its focused
 text field if it takes typeahead (a form, the command line: ``accepts_typeahead``); every other
 held key is dropped, so a key pressed before a confirmation was visible can never confirm it or
-fill its typed label. When the action ends, whatever is still held is dropped.
+fill its typed label. Characters meant for a screen that takes typeahead but whose focus ends
+on no text field are not dropped without a word: a notification names them. When the action
+ends, whatever is still held is dropped.
+
+No decision here depends on how fast the machine is. A slow machine (a loaded CI runner, two
+busy neighbours on two cores) takes seconds where an idle one takes milliseconds; a key waits
+for the one before it however long that takes, and is given up on only when the widget that
+holds it has gone. The wall-clock limits below are backstops against a bug (a screen that
+never takes its focus, a key the app never finishes with), generous enough never to fire on a
+loaded machine: before, a key that took half a second to come back let the next one overtake
+it, so ``dy`` typed while a form opened arrived as ``yd`` or lost its ``y``.
 """
 
 from __future__ import annotations
@@ -27,19 +37,22 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import Input
 
-from widgets.textual_private import loaded_text_area, propagation_stopped
+from screens.not_typed import say_not_typed
+from widgets.text_entry import can_type_into, text_field, type_into, typing_rule
+from widgets.textual_private import propagation_stopped
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
+    from textual.widget import Widget
 
 PASS_THROUGH = frozenset({"ctrl+c", "ctrl+q"})
 """Keys never held: quitting must always work."""
 
-OPENING_LIMIT = 10.0
-"""Seconds a newly pushed screen may take to get its focus before keys flow to it anyway. The
-New configuration form takes 2-3 s to build on an idle 2-core machine and more under load;
-keys typed meanwhile must still land in it, not be dropped."""
+OPENING_LIMIT = 30.0
+"""Backstop: seconds a newly pushed screen may take to get its focus before keys flow to it
+anyway. The New configuration form takes 1-3 s to build on an idle 2-core machine and several
+times that under load; keys typed meanwhile wait for it, however long it takes, up to this."""
 
 RETRY_DELAY = 0.02
 """Seconds between looks at a screen that is not ready for held keys yet."""
@@ -47,9 +60,13 @@ RETRY_DELAY = 0.02
 TYPED_ON = "_cloudtui_typed_on"
 """Attribute of a key event: the screen on top when it was typed."""
 
-FLIGHT_LIMIT = 0.5
-"""Seconds a key may take to come back up to the app before the next one goes anyway (a key
-whose widget went away never comes back)."""
+CHECK_EVERY = 0.25
+"""Seconds between looks at a key on its way while others wait behind it (has the widget
+holding it gone?). How often to look, not how long to wait."""
+
+STUCK_LIMIT = 30.0
+"""Backstop: seconds a key may stay on its way, its widget still there, before the next one
+goes anyway. Only a bug holds a key that long; the keyboard must not stay dead."""
 
 
 @dataclass
@@ -77,10 +94,14 @@ class KeyGate:
     _in_flight: events.Key | None = None
     """The key handed to a widget and not yet back at the app (its bindings not yet run)."""
     _flight_started = 0.0
+    _at: Any = None
+    """The node whose queue holds the next step of the key in flight (None: the app's)."""
     _target: Any = None
     """Where the last key was handed (its way up is where its follow-up messages go)."""
     _waiting: list[events.Key] = field(default_factory=list)
     """Keys typed while another was in flight, in order."""
+    _draining = False
+    """The key in flight is still climbing to the app (not yet handed to a widget)."""
 
     def watch_screens(self) -> None:
         """Follow the app's screen changes (call once the app runs)."""
@@ -131,7 +152,7 @@ class KeyGate:
                 setattr(event, TYPED_ON, top)  # the screen the user was looking at
             if event is not self._in_flight and self._busy():
                 if not self._waiting:
-                    self.app.set_timer(FLIGHT_LIMIT, self._unstick)
+                    self.app.set_timer(CHECK_EVERY, self._unstick)
                 self._waiting.append(event)
                 event.stop()
                 event.prevent_default()
@@ -141,6 +162,7 @@ class KeyGate:
                 return True
             self._in_flight = event
             self._flight_started = time.monotonic()
+            self._at = None
             return False
         return not self._deliverable(event, top)
 
@@ -162,10 +184,26 @@ class KeyGate:
     def _busy(self) -> bool:
         if self._in_flight is None and not self._waiting:
             return False
-        if time.monotonic() - self._flight_started > FLIGHT_LIMIT:
-            self._landed(self._in_flight)  # lost on the way (its widget went away)
-            return self._in_flight is not None or bool(self._waiting)
-        return True
+        if self._in_flight is not None and self._lost():
+            self._give_up(self._in_flight)
+        return self._in_flight is not None or bool(self._waiting)
+
+    def _lost(self) -> bool:
+        """True when the key in flight can no longer come back: the node holding its next
+        step has gone (a dialog closed under it), or, as a backstop, it has been on its way
+        for :data:`STUCK_LIMIT` seconds."""
+        node = self._at
+        gone = node is not None and not (node.is_attached or node.is_running)
+        return gone or time.monotonic() - self._flight_started > STUCK_LIMIT
+
+    def _give_up(self, event: events.Key) -> None:
+        """Stop waiting for ``event``: sent on to the app if it never got there, else done."""
+        if self._draining:
+            self._at = None
+            self._draining = False
+            self.app.post_message(event)  # still in flight: nothing overtakes it
+        else:
+            self._landed(event)
 
     def sent(self, event: events.Key, target: Any) -> None:
         """The app has handed ``event`` (typed, not come back) to ``target``, or ran one of its
@@ -179,20 +217,22 @@ class KeyGate:
         self._follow(event, target)
 
     def _unstick(self) -> None:
-        """However a key's way ended, the keys behind it wait a moment at most."""
+        """While keys wait, look now and then whether the one on its way can still come back."""
         if self._waiting or self._in_flight is not None:
-            self._busy()  # lands a key in flight for too long, sending the next
+            self._busy()  # gives up on a key whose widget went away, sending the next
         if self._waiting:
-            self.app.set_timer(FLIGHT_LIMIT, self._unstick)
+            self.app.set_timer(CHECK_EVERY, self._unstick)
 
     def _follow(self, event: events.Key, node: Any) -> None:
         """Look again once ``node`` has handled ``event`` (its queue is in order)."""
-        if not node.call_later(self._handled, event, node):
+        if node.call_later(self._handled, event, node):
+            self._at = node
+        else:
             self._landed(event)
 
     def _handled(self, event: events.Key, node: Any) -> None:
-        if event is not self._in_flight:
-            return
+        if event is not self._in_flight or node is not self._at:
+            return  # given up on meanwhile
         parent = node.parent
         if node is self.app or parent is None:
             self._landed(event)  # the app has run its bindings (or it never got there)
@@ -213,6 +253,8 @@ class KeyGate:
         if event is not self._in_flight:
             return
         self._in_flight = None
+        self._at = None
+        self._draining = False
         if not self._waiting:
             return
         first = self._waiting.pop(0)
@@ -223,6 +265,7 @@ class KeyGate:
         # list and moves the focus to the table, and the next key must find the table focused.
         self._in_flight = again
         self._flight_started = time.monotonic()
+        self._draining = True
         self._drain(again, self._target or self.app)
 
     def _drain(self, event: events.Key, node: Any) -> None:
@@ -230,8 +273,17 @@ class KeyGate:
         if event is not self._in_flight:
             return
         climbing = node is not None and node is not self.app and node.is_running
-        if not climbing or not node.call_later(self._drain, event, node.parent):
-            self.app.post_message(event)
+        if climbing and node.call_later(self._drained, event, node):
+            self._at = node
+            return
+        self._at = None
+        self._draining = False
+        self.app.post_message(event)
+
+    def _drained(self, event: events.Key, node: Any) -> None:
+        """``node`` has handled what was queued before ``event``: on to its parent."""
+        if event is self._in_flight and node is self._at and self._draining:
+            self._drain(event, node.parent)
 
     def _hold(self, event: events.Key) -> bool:
         self.held.append(event)
@@ -280,22 +332,37 @@ class KeyGate:
         held, self.held = self.held, []
         if self.gated or screen is not self._top():
             return
-        text = "".join(k.character or "" for k in held if k.is_printable)
-        focused = screen.focused
         if not getattr(screen, "accepts_typeahead", False):
             # A confirmation's typed label must be typed while it is shown, never before.
             return
-        text_area = loaded_text_area(focused)
-        text_field = isinstance(focused, Input) or text_area is not None
-        if text and not text_field and time.monotonic() - self._opened_at < OPENING_LIMIT:
-            # A form focuses its first field once mounted (the form itself has it first).
+        text = "".join(k.character or "" for k in held if k.is_printable)
+        focused = screen.focused
+        field = text_field(focused)
+        if field is None and text and self._focus_may_move(focused):
+            # A form moves the focus into its first field once mounted.
             self.held = held + self.held
             self._settle_soon(screen)
             return
-        if isinstance(focused, Input):
-            focused.insert_text_at_cursor(text)
-            submit = getattr(screen, "submits_typeahead", False) and held[-1].key == "enter"
-            if submit and focused.value:
-                screen.call_later(focused.action_submit)  # ``:dns`` and enter, typed in one go
-        elif text_area is not None and not text_area.read_only:
-            text_area.insert(text)
+        if field is None or not can_type_into(field):
+            why = "typed while this dialog opened, and its focus is not on a text field."
+            if text:  # keys without a character (enter, arrows) are simply dropped
+                say_not_typed(self.app, text, why)
+            return
+        refused = type_into(field, text)
+        if refused:
+            rule = typing_rule(field) if isinstance(field, Input) else ""
+            say_not_typed(self.app, refused, f"the field {rule or 'did not take it'}.")
+        submit = getattr(screen, "submits_typeahead", False) and held[-1].key == "enter"
+        if submit and isinstance(field, Input) and field.value:
+            screen.call_later(field.action_submit)  # ``:dns`` and enter, typed in one go
+
+    def _focus_may_move(self, focused: Widget | None) -> bool:
+        """True while the focus may still move into a text field on its own: nothing or a
+        container has it (for :data:`OPENING_LIMIT` at most)."""
+        if time.monotonic() - self._opened_at >= OPENING_LIMIT:
+            return False
+        if focused is None:
+            return True
+        # A container with focusable widgets inside (the focus chain holds only those shown:
+        # a choice list's hidden drop-down does not make it one).
+        return any(focused in w.ancestors for w in focused.screen.focus_chain)

@@ -125,6 +125,7 @@ CALL_SINKS: dict[str, Sink] = {
     "Static": Sink((0,), ("content", "renderable")),
     "Label": Sink((0,), ("content", "renderable")),
     "Button": Sink((0,), ("label",)),
+    "MarkedButton": Sink((0,), ("label",)),
     "Text": Sink((0,), ("text",)),
     "Table": Sink((), ("title", "caption"), all_positional=True),
     "Group": Sink((), (), all_positional=True),

@@ -27,6 +27,7 @@ from screens.app_surface import Change, Runner
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.dialogs.error import ErrorScreen
 from screens.key_gate import KeyGate
+from screens.keys_on_buttons import KeysOnButtons
 from screens.lists.resource_list import ResourceListScreen
 from screens.navigation import (
     AccountOpened,
@@ -151,6 +152,8 @@ class CloudApp(ResilientApp[int]):
         :mod:`tui.session.stop_signals`); a test's app leaves the process's signals alone."""
         self.key_gate = KeyGate(self)
         """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
+        self.keys_on_buttons = KeysOnButtons(self)
+        """Places or explains characters typed on a button (see :mod:`screens.keys_on_buttons`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 
@@ -164,12 +167,18 @@ class CloudApp(ResilientApp[int]):
         came_back = event.is_forwarded  # read first: forwarding it marks it forwarded
         if self.key_gate.take(event):
             return
+        if came_back and self.keys_on_buttons.take(event):
+            self.key_gate.back_at_app(event)  # a character typed on a button: placed or told
+            return
         target = self.focused or self.screen  # where Textual hands a typed key
         await super().on_event(event)
         if came_back:
             self.key_gate.back_at_app(event)
         else:
             self.key_gate.sent(event, target)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.keys_on_buttons.focused(event.widget)  # each screen's last text field
 
     # -- start-up ---------------------------------------------------------------------------
 

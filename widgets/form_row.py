@@ -13,10 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from tui.untrusted import Shown
-
-MARKER = "›"
-FOCUS_MARKER = "❯"
-"""The focused row's marker: focus shows as text too, not only as colour (NO_COLOR)."""
+from widgets.marked_button import FOCUS_MARKER, MARKER
 
 
 class FormRow(Vertical):

@@ -38,6 +38,7 @@ from widgets.focus_view import keep_focus_in_view, scroll_after_layout
 from widgets.form_editor import EditInEditor, editor_file_name
 from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
 from widgets.form_row import FormRow
+from widgets.marked_button import MarkedButton
 from widgets.secret_input import SecretInput
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
 
@@ -149,7 +150,7 @@ class ModelForm(VerticalScroll):
     def _add_buttons_after(self, f: FormField) -> list[Widget]:
         """The "add" buttons of the repeated lists whose last input is ``f`` (inner first)."""
         return [
-            Button(
+            MarkedButton(
                 Text(f"+ Add a row to {self.form.list_title(path)}"),
                 id=f"add-{_safe(path)}",
                 classes="form-add",
@@ -392,6 +393,11 @@ class ModelForm(VerticalScroll):
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self.refresh_bindings()  # "Show/hide secret" follows the focused input
+        # The focus left the form (onto Send, Cancel): the marker goes with it, so it never
+        # says that keys go to an input they no longer reach.
+        if self._marked_row is not None and not self.has_focus_within:
+            self._marked_row.mark(False)
+            self._marked_row = None
 
     def _clear_error_of(self, widget: Widget) -> None:
         # An edited field's old error would mislead: it is checked again on send.

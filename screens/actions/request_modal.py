@@ -25,6 +25,7 @@ from tui.accounts.naming import ACTING_ACCOUNT
 from tui.api.errors import ApiError, CloudError, may_have_been_carried_out
 from tui.refresh import describe_error
 from tui.untrusted import Shown
+from widgets.marked_button import MarkedButton
 
 Submit = Callable[[dict[str, Any]], Awaitable[Any]]
 """Sends a valid body; returns the API's answer or raises the client's error."""
@@ -103,8 +104,8 @@ class RequestModal(ModalScreen[FormOutcome | None]):
             yield from self.compose_body()
             yield Static("", id="form-general", classes="-hidden")
             with Horizontal(id="form-buttons"):
-                yield Button(self.send_label, variant="primary", id="form-send", compact=True)
-                yield Button("Cancel", id="form-cancel", compact=True)
+                yield MarkedButton(self.send_label, variant="primary", id="form-send", compact=True)
+                yield MarkedButton("Cancel", id="form-cancel", compact=True)
             yield Static(self.hint, id="form-hint")
 
     def _title(self) -> Text:

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from tui.untrusted import Shown, shown
+from widgets.marked_button import MarkedButton
 
 TAG_MIN = 3
 TAG_MAX = 50
@@ -79,9 +80,9 @@ class TagPrompt(ModalScreen[tuple[str, bool] | None]):
                 yield Static(Text(f"Carried now: {carried}"), id="tag-current")
             yield Static(Text(""), id="tag-error")
             with Horizontal(id="tag-buttons"):
-                yield Button("Add", id="tag-add", variant="primary", compact=True)
-                yield Button("Remove", id="tag-remove", compact=True)
-                yield Button("Cancel", id="tag-cancel", compact=True)
+                yield MarkedButton("Add", id="tag-add", variant="primary", compact=True)
+                yield MarkedButton("Remove", id="tag-remove", compact=True)
+                yield MarkedButton("Cancel", id="tag-cancel", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#tag-input", Input).focus()

@@ -33,6 +33,7 @@ from screens.app_surface import surface
 from tui.accounts.naming import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import redact
 from tui.untrusted import Shown, shown, typeable
+from widgets.marked_button import MarkedButton
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -178,14 +179,14 @@ class ConfirmModal(ModalScreen[bool]):
                 yield Static(prompt)
                 yield Input(id="confirm-typed", compact=True)
             with Horizontal(id="confirm-buttons"):
-                yield Button(
+                yield MarkedButton(
                     self.confirm_label,
                     variant="error",
                     id="confirm-yes",
                     disabled=self.typed is not None,
                     compact=True,
                 )
-                yield Button("Cancel", id="confirm-no", compact=True)
+                yield MarkedButton("Cancel", id="confirm-no", compact=True)
             yield Static(self._hint(), id="confirm-hint")
 
     def _hint(self) -> Shown:

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui.untrusted import Shown, shown
+from widgets.marked_button import MarkedButton
 
 
 def format_exception(error: BaseException) -> str:
@@ -56,7 +57,7 @@ class ErrorScreen(ModalScreen[None]):
                 yield Static(
                     Text(shown(format_exception(self.error), lines=True)), id="error-traceback"
                 )
-            yield Button("Close", variant="primary", id="error-close")
+            yield MarkedButton("Close", variant="primary", id="error-close")
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

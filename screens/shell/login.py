@@ -27,6 +27,7 @@ from tui.session.config import ConfigError, Settings, remember_profile, save_set
 from tui.session.login import verify_token
 from tui.session.runtime import Session
 from tui.untrusted import Shown, shown
+from widgets.marked_button import MarkedButton
 
 SessionFactory = Callable[[Settings, str, str, SecretStr], Session]
 
@@ -95,12 +96,12 @@ class LoginScreen(Screen[Session]):
             yield Static(id="login-error", classes="-hidden")
             yield Static(id="login-status")
             with Horizontal(id="login-buttons"):
-                yield Button("Sign in", variant="primary", id="sign-in")
+                yield MarkedButton("Sign in", variant="primary", id="sign-in")
             with Vertical(id="keyring-choice", classes="-hidden"):
                 yield Static(Text(KEYRING_HELP), id="keyring-help")
                 with Horizontal():
-                    yield Button("Session only", id="store-session")
-                    yield Button("File store (0600)", variant="warning", id="store-file")
+                    yield MarkedButton("Session only", id="store-session")
+                    yield MarkedButton("File store (0600)", variant="warning", id="store-file")
         yield Footer()
 
     def on_mount(self) -> None:

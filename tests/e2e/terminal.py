@@ -18,10 +18,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.waits import WAIT_LIMIT
+
 DEMO = f"{sys.executable} -m tui --demo"
 """The command that starts ``cloudtui --demo`` from this checkout's interpreter."""
 
-DEADLINE = 20.0
+DEADLINE = WAIT_LIMIT
+"""Seconds :meth:`Terminal.wait_for` allows: only a hang gets there, however busy the machine."""
 
 
 class Terminal:

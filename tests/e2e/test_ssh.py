@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.terminal import Terminal, go, tmux_session
+from tests.waits import WAIT_LIMIT
 
 SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if Path("/usr/sbin/sshd").exists() else None)
 MISSING = [
@@ -105,7 +106,7 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
         stdout=subprocess.DEVNULL,
         stderr=(base / "sshd.log").open("w"),
     )
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT_LIMIT
     while True:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):

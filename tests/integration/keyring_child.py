@@ -39,6 +39,7 @@ def _files_holding(token: str, *roots: Path) -> list[str]:
 
 async def _start_app() -> dict[str, Any]:
     from screens.shell.login import LoginScreen
+    from tests.waits import Deadline
     from tui.app import CloudApp
     from tui.session.auth import resolve_token
     from tui.session.config import load_settings
@@ -53,7 +54,8 @@ async def _start_app() -> dict[str, Any]:
     prompted = False
     username = ""
     async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(400):
+        deadline = Deadline()
+        while not deadline.passed:
             prompted = prompted or isinstance(app.screen, LoginScreen)
             user = getattr(app, "user_context", None)
             if user is not None and user.username:

@@ -26,6 +26,7 @@ from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import TOKEN, SimServer, free_port, two_sims
 from tests.ui.actions.test_compute_ui import select
 from tests.ui.helpers import no_sleep, open_area, settle, wait_for_screen, wait_until
+from tests.waits import WAIT_LIMIT, eventually
 from tui.accounts.switch import open_account
 from tui.app import CloudApp
 from tui.home.activity import ActivityLog
@@ -179,7 +180,7 @@ async def test_a_dialog_open_during_a_switch_is_cancelled_and_sends_nothing(
         assert confirm.shown_title == 'Delete volume "pg-data" in alpha?'
         switch_account(app, "beta")
         # Not settle(): the dialog's worker ends cancelled, which waiting for it reports.
-        await wait_until(pilot, lambda: switched(app, "beta"), rounds=500)
+        await wait_until(pilot, lambda: switched(app, "beta"))
         assert app.state.session.profile_name == "beta"
         assert not isinstance(app.screen, ConfirmModal)
         assert all(not isinstance(s, ConfirmModal) for s in app.screen_stack)
@@ -289,15 +290,9 @@ async def test_a_detach_is_undone_and_a_delete_says_why_it_cannot_be(
         assert "cannot be undone: the volume is deleted" in app.notification_log[-1][1]
 
 
-async def wait_until_server(condition: Any, seconds: float = 20) -> None:
+async def wait_until_server(condition: Any, seconds: float = WAIT_LIMIT) -> None:
     """Poll a server-side condition (attachments settle on the simulator's real clock)."""
-    import asyncio
-
-    for _ in range(int(seconds * 10)):
-        if condition():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("the server never got there")
+    await eventually(condition, "the server's change", seconds=seconds, poll=0.1)
 
 
 def fanout_settings(alpha: SimServer, beta: SimServer) -> Settings:
@@ -421,7 +416,7 @@ async def test_enter_on_a_fanout_row_opens_its_item_in_its_account(
         key, item = row("beta")
         assert pane.table.move_cursor(key)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: switched(app, "beta"), rounds=400)
+        await wait_until(pilot, lambda: switched(app, "beta"))
         detail = await wait_for_screen(pilot, ResourceDetailScreen)
         assert detail.item["id"] == item["id"] and detail.item["label"] == item["label"]
         assert "account" not in detail.item

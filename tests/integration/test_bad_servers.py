@@ -14,6 +14,7 @@ import pytest
 import uvicorn
 from pydantic import SecretStr
 
+from tests.waits import WAIT_LIMIT
 from tui.api.client import ApiClient
 from tui.api.errors import ServerError, TimeoutFailure
 from tui.api.retry import RetryPolicy
@@ -51,7 +52,7 @@ class Served:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT_LIMIT
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("server did not start")
@@ -136,7 +137,9 @@ async def test_a_server_that_never_answers_times_out_with_a_clear_error(
     assert "ReadTimeout" in describe_error(caught.value)
 
 
-async def _eventually(condition: Callable[[], bool], pilot: Any, seconds: float = 20.0) -> None:
+async def _eventually(
+    condition: Callable[[], bool], pilot: Any, seconds: float = WAIT_LIMIT
+) -> None:
     """Wait, on the real clock, until ``condition()`` holds (a timer-driven refresh)."""
     deadline = time.monotonic() + seconds
     while not condition():

@@ -16,6 +16,7 @@ import uvicorn
 
 from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import start_sim
+from tests.waits import WAIT_LIMIT
 from tui.__main__ import main
 from tui.session.auth import KEYRING_SERVICE
 from tui.session.config import load_settings
@@ -37,7 +38,7 @@ def live_url() -> Iterator[str]:
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT_LIMIT
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("simulator did not start")
@@ -127,7 +128,7 @@ def test_sim_command_serves_http_and_prints_tokens() -> None:
         banner = "".join(proc.stdout.readline() for _ in range(4))
         assert DEMO_TOKENS["unrestricted"] in banner
         base = f"http://127.0.0.1:{port}/v4"
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + WAIT_LIMIT
         while True:
             try:
                 anonymous = httpx.get(f"{base}/compute/instances", timeout=2)

@@ -17,6 +17,7 @@ from screens.dialogs.confirm import ConfirmModal
 from screens.lists.list_pane import ResourceListPane
 from screens.shell.login import LoginScreen
 from tests.ui.helpers import demo_session, make_app, settle, wait_for_screen
+from tests.ui.visibility import screen_workers_done
 from tui.session.config import Settings
 from tui.simulator import Simulator, VirtualClock
 
@@ -58,8 +59,8 @@ async def test_new_instance_form(svg_snapshot: SnapshotAssertion) -> None:
         await settle(pilot)
         await pilot.press("n")
         modal = await wait_for_screen(pilot, FormModal)
-        for _ in range(20):  # the choice lists load
-            await pilot.pause()
+        await screen_workers_done(app, modal)  # the choice lists load
+        await pilot.pause()
         modal.model_form.set_value("label", "ab")  # too short: shown beside the field
         await pilot.press("ctrl+s")
         await pilot.pause()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.waits import eventually
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
 from tui.simulator import Simulator
@@ -139,11 +140,8 @@ async def test_cancelled_download_leaves_no_file(
             Batch().add("slow", 10000),
         )
     )
-    for _ in range(500):  # until the temporary file exists and the request waits on the server
-        if leftovers(out):
-            break
-        await asyncio.sleep(0.01)
-    assert leftovers(out)
+    # Until the temporary file exists and the request waits on the server.
+    await eventually(lambda: leftovers(out), "a partial download", poll=0.01)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

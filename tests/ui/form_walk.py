@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 
 from screens.actions.form import FormModal
 from screens.actions.run import ACTION_SCREENS, run_action
+from tests.ui.helpers import wait_until
 from tests.ui.visibility import screen_workers_done
 from tui.api.endpoints import REGISTRY
 from tui.resources.areas import AREA_OF_SPEC, SPECS
@@ -130,12 +131,8 @@ class Samples:
 
 
 async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], what: str) -> None:
-    """Pause until ``condition()`` holds; fail naming ``what`` after 200 rounds."""
-    for _ in range(200):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError(f"{what} never happened; the screen is {pilot.app.screen!r}")
+    """Pause until ``condition()`` holds; fail naming ``what`` at the deadline (seconds)."""
+    await wait_until(pilot, condition, what=what)
 
 
 async def quiet(pilot: Pilot[Any], screen: Any) -> None:

@@ -1,15 +1,22 @@
-"""Shared helpers of the UI tests: a demo app on a virtual clock, and waiting for it to settle."""
+"""Shared helpers of the UI tests: a demo app on a virtual clock, and waiting for it to settle.
+
+Every wait here ends when what it waits for has happened, or fails at a deadline in seconds
+(:data:`tests.waits.WAIT_LIMIT`), never after a count of pauses: a count that suffices on an
+idle machine runs out beside busy neighbours. ``rounds`` arguments are still accepted (older
+callers pass them) and ignored, but by :func:`settle`, where they count generations of workers.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from textual.pilot import Pilot
 from textual.worker import WorkerFailed
 
+from tests.waits import WAIT_LIMIT, Deadline
 from tui.api.errors import ApiError
 from tui.api.retry import RetryPolicy
 from tui.session.config import RefreshSettings, Settings
@@ -73,16 +80,18 @@ async def started(
         yield pilot
 
 
-SETTLE_LIMIT = 30.0
+SETTLE_LIMIT = WAIT_LIMIT
 """Seconds a test waits for workers before failing: a dialog left open (its worker waits for
 it) must fail the test with a message, never hang the suite."""
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
-    """Let workers finish and the screen repaint (a few rounds: workers start workers)."""
+    """Let workers finish and the screen repaint, ``rounds`` times (workers start workers),
+    within :data:`SETTLE_LIMIT` seconds in all."""
+    deadline = Deadline(SETTLE_LIMIT)
     for _ in range(rounds):
         waiting = asyncio.ensure_future(pilot.app.workers.wait_for_complete())
-        done, _pending = await asyncio.wait({waiting}, timeout=SETTLE_LIMIT)
+        done, _pending = await asyncio.wait({waiting}, timeout=deadline.left)
         if not done:
             waiting.cancel()
             running = [w.name or repr(w) for w in pilot.app.workers if not w.is_finished]
@@ -93,6 +102,20 @@ async def settle(pilot: Pilot[Any], rounds: int = 3) -> None:
         # Failures are routed to the app's handler; tests assert on its effects.
         with contextlib.suppress(WorkerFailed):
             waiting.result()
+        await pilot.pause()
+
+
+async def pauses(pilot: Pilot[Any], seconds: float = WAIT_LIMIT) -> AsyncIterator[None]:
+    """Yield, then let the app run (a pause), again and again for up to ``seconds``.
+
+    For a wait that does something between looks (``async for _ in pauses(pilot):``, then
+    ``break`` once what it waits for holds); it ends after one last look past the deadline.
+    """
+    deadline = Deadline(seconds)
+    while True:
+        yield
+        if deadline.passed:
+            return
         await pilot.pause()
 
 
@@ -109,17 +132,26 @@ def seeded(endpoint_area: str) -> bool:
     return endpoint_area in {area for _order, area, _fn in registry.SEEDERS}
 
 
-async def wait_for_screen(pilot: Pilot[Any], screen_type: type[Any], rounds: int = 50) -> Any:
+async def wait_for_screen(
+    pilot: Pilot[Any], screen_type: type[Any], rounds: int | None = None
+) -> Any:
     """Pause until the active screen is a ``screen_type`` (a dialog opened by a worker).
 
     Do not call :func:`settle` while a dialog is open: the worker that opened it is waiting
     for it, so waiting for every worker would never return.
+
+    Args:
+        pilot: The running app's pilot.
+        screen_type: The screen waited for.
+        rounds: Ignored (the wait ends at a deadline in seconds).
     """
-    for _ in range(rounds):
+    async for _ in pauses(pilot):
         if isinstance(pilot.app.screen, screen_type):
             return pilot.app.screen
-        await pilot.pause()
-    raise AssertionError(f"{screen_type.__name__} did not open; screen is {pilot.app.screen!r}")
+    raise AssertionError(
+        f"{screen_type.__name__} did not open within {WAIT_LIMIT:g} s; "
+        f"screen is {pilot.app.screen!r}"
+    )
 
 
 async def open_area(pilot: Pilot[Any], area: str) -> Any:
@@ -134,13 +166,33 @@ async def open_area(pilot: Pilot[Any], area: str) -> Any:
     return pane
 
 
-async def wait_until(pilot: Pilot[Any], condition: Any, rounds: int = 60) -> None:
-    """Pause until ``condition()`` holds (a worker filling a list); fail after ``rounds``."""
-    for _ in range(rounds):
+async def wait_until(
+    pilot: Pilot[Any],
+    condition: Callable[[], Any],
+    rounds: int | None = None,
+    *,
+    what: str = "",
+    seconds: float = WAIT_LIMIT,
+) -> None:
+    """Pause until ``condition()`` holds (a worker filling a list).
+
+    Args:
+        pilot: The running app's pilot.
+        condition: Looked at before each pause.
+        rounds: Ignored (the wait ends at a deadline in seconds).
+        what: Named in the failure.
+        seconds: The deadline.
+
+    Raises:
+        AssertionError: ``condition()`` still fails after ``seconds``.
+    """
+    async for _ in pauses(pilot, seconds):
         if condition():
             return
-        await pilot.pause()
-    raise AssertionError("condition never held")
+    raise AssertionError(
+        f"{what or 'the condition'} never held within {seconds:g} s; "
+        f"the screen is {pilot.app.screen!r}"
+    )
 
 
 async def open_form(pilot: Pilot[Any], area: str, key: str = "n") -> Any:

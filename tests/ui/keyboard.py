@@ -47,13 +47,15 @@ from screens.dialogs.confirm import ConfirmModal
 from screens.dialogs.error import ErrorScreen
 from screens.frame import ShellScreen
 from screens.lists.pane import RefreshingPane
+from tests.waits import WAIT_LIMIT, Deadline
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError
 from widgets.detail_panel import DetailPanel
 from widgets.sidebar import Sidebar
 
-SETTLE_LIMIT = 10.0
-"""Seconds :meth:`KeyProbe.settle` waits for workers: a hang fails the test, never the suite."""
+SETTLE_LIMIT = WAIT_LIMIT
+"""Seconds :meth:`KeyProbe.settle` waits for keys and workers: a hang fails the test, never the
+suite."""
 
 
 def key_of(char: str) -> str:
@@ -361,14 +363,16 @@ class KeyProbe:
         """Let every key, worker and repaint finish (workers start workers: loop until quiet).
 
         Raises:
-            AssertionError: A worker still runs after :data:`SETTLE_LIMIT` seconds.
+            AssertionError: A worker still runs, or typed keys are still on their way, after
+                :data:`SETTLE_LIMIT` seconds.
         """
         quiet = 0
-        rounds = 0
+        deadline = Deadline(SETTLE_LIMIT)
         while quiet < 2:
-            rounds += 1
-            if rounds > 2000:
-                raise AssertionError(f"typed keys never dealt with: {self.app.key_gate}")
+            if deadline.passed:
+                raise AssertionError(
+                    f"typed keys never dealt with in {SETTLE_LIMIT:g} s: {self.app.key_gate}"
+                )
             busy = self.busy_workers()
             if busy:
                 quiet = 0
@@ -378,7 +382,7 @@ class KeyProbe:
                 futures = {asyncio.ensure_future(_finished(w)) for w in busy}
                 futures.add(asyncio.ensure_future(self.pushed.wait()))
                 done, pending = await asyncio.wait(
-                    futures, timeout=SETTLE_LIMIT, return_when=asyncio.FIRST_COMPLETED
+                    futures, timeout=deadline.left, return_when=asyncio.FIRST_COMPLETED
                 )
                 for future in pending:
                     future.cancel()

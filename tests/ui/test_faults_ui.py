@@ -97,7 +97,7 @@ async def test_a_stalled_refresh_is_retried_and_the_status_bar_says_so() -> None
         session.client._http.timeout = httpx.Timeout(0.05)
         sim.faults.fail_next("volumes.list", 1, STALL)
         pane.refresh_now()
-        await wait_until(pilot, lambda: app.state.api_health == "retrying", rounds=200)
+        await wait_until(pilot, lambda: app.state.api_health == "retrying")
         text = " ".join(t for t, _c in status_parts(app.state))
         assert "no answer in time: retrying GET /volumes" in text
         released.set()

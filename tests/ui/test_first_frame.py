@@ -24,12 +24,12 @@ async def test_after_the_first_frame_the_collector_resumes_and_the_demo_loads() 
     gc.disable()
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.state.user_context is not None, rounds=400)
+            await wait_until(pilot, lambda: app.state.user_context is not None)
             assert gc.isenabled()
             assert session.simulator is not None  # held until the first frame, then built
             assert app.state.user_context.username == "demo"
             pane = app.screen.query_one(ResourceListPane)
-            await wait_until(pilot, lambda: pane.loaded, rounds=400)
+            await wait_until(pilot, lambda: pane.loaded)
             assert pane.table.row_count > 0
     finally:
         gc.enable()

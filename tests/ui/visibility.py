@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from tests.ui.keyboard import screen_of, type_fast
+from tests.waits import WAIT_LIMIT, Deadline
 
 
 def _shown_within(region: Region, clip: Region) -> bool:
@@ -132,20 +133,23 @@ async def _drain_focus_path(app: Any) -> None:
 
 async def screen_workers_done(app: Any, screen: Any) -> None:
     """Wait for the workers of ``screen`` and its widgets (a choice list loading), and for
-    those they start, up to a few generations."""
+    those they start, up to a few generations, within :data:`~tests.waits.WAIT_LIMIT` seconds
+    in all."""
+    deadline = Deadline()
     for _ in range(5):
         busy = [w for w in app.workers if not w.is_finished and screen_of(w.node) is screen]
-        if not busy:
+        if not busy or deadline.passed:
             return
         done, _pending = await asyncio.wait(
-            [asyncio.ensure_future(w.wait()) for w in busy], timeout=30
+            [asyncio.ensure_future(w.wait()) for w in busy], timeout=deadline.left
         )
         for future in done:
             future.exception()  # a failed worker is the app's to report, not this wait's
 
 
-SETTLE_ROUNDS = 20
-"""Rounds :func:`press_and_settle` allows (three or four are usual: focus, scroll, repaint)."""
+SETTLE_LIMIT = WAIT_LIMIT
+"""Seconds :func:`press_and_settle` allows the view to come to rest (three or four rounds are
+usual: focus, scroll, repaint)."""
 
 
 async def press_and_settle(pilot: Pilot[Any], key: str) -> None:
@@ -156,7 +160,7 @@ async def press_and_settle(pilot: Pilot[Any], key: str) -> None:
     out again; the view is settled when two rounds in a row change nothing.
 
     Raises:
-        AssertionError: The view still moves after :data:`SETTLE_ROUNDS` rounds.
+        AssertionError: The view still moves after :data:`SETTLE_LIMIT` seconds.
     """
     type_fast(pilot.app, [key])
     await settle_view(pilot, f"after {key!r}")
@@ -166,12 +170,13 @@ async def settle_view(pilot: Pilot[Any], context: str = "") -> None:
     """Return once the focus and every scroll have stopped moving (see :func:`press_and_settle`).
 
     Raises:
-        AssertionError: The view still moves after :data:`SETTLE_ROUNDS` rounds.
+        AssertionError: The view still moves after :data:`SETTLE_LIMIT` seconds.
     """
     app = pilot.app
     previous: Any = object()
     unchanged = 0
-    for _ in range(SETTLE_ROUNDS):
+    deadline = Deadline(SETTLE_LIMIT)
+    while not deadline.passed:
         await _drain(app)
         screen = app.screen
         await screen_workers_done(app, screen)
@@ -186,4 +191,4 @@ async def settle_view(pilot: Pilot[Any], context: str = "") -> None:
         if unchanged == 2:
             return
         previous = state
-    raise AssertionError(f"the view still moves {SETTLE_ROUNDS} rounds {context}".strip())
+    raise AssertionError(f"the view still moves after {SETTLE_LIMIT:g} s {context}".strip())

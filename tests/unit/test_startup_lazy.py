@@ -14,12 +14,13 @@ import sys
 import pytest
 from pydantic import SecretStr
 
+from tests.waits import eventually
 from tui.session.config import Settings
 from tui.session.runtime import Session
 from tui.simulator import VirtualClock
 
 FIRST_SCREEN = """
-import asyncio, sys
+import asyncio, sys, time
 from tui.app import CloudApp
 from tui.session.config import Settings
 from tui.session.runtime import Session
@@ -37,9 +38,8 @@ async def main():
 
     app._after_first_frame = noting
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(400):
-            if seen:
-                break
+        deadline = time.monotonic() + 60  # seconds: only a hang gets there
+        while not seen and time.monotonic() < deadline:
             await pilot.pause()
     print(" ".join(seen))
 
@@ -89,11 +89,8 @@ async def test_held_demo_simulator_is_not_built_until_released() -> None:
     session.hold_backend()
     request = asyncio.ensure_future(session.client.call("profile.view"))
     try:
-        for _ in range(1000):  # until the request waits at the transport (no clock involved)
-            if backend._waiting:  # type: ignore[union-attr]
-                break
-            await asyncio.sleep(0)
-        assert backend._waiting, "the request never reached the held transport"  # type: ignore[union-attr]
+        # Until the request waits at the transport (no clock involved).
+        await eventually(lambda: backend._waiting, "the request reaching the held transport")  # type: ignore[union-attr]
         assert backend._building is None and session.simulator is None  # type: ignore[union-attr]
         assert not request.done()
         session.release_backend()

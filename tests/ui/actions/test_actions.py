@@ -13,7 +13,15 @@ from screens.dialogs.confirm import ConfirmModal
 from screens.dialogs.once import OnceModal
 from screens.editors.preferences import PreferencesModal
 from screens.transfers.bucket_browser import BucketBrowserPane
-from tests.ui.helpers import demo_session, make_app, open_area, settle, wait_for_screen
+from tests.ui.helpers import (
+    demo_session,
+    make_app,
+    open_area,
+    pauses,
+    settle,
+    wait_for_screen,
+    wait_until,
+)
 
 
 def volume_labels(app: Any) -> set[str]:
@@ -81,10 +89,8 @@ async def test_server_field_errors_show_beside_the_input_and_keep_it() -> None:
         form.set_value("size", str(item["size"] - 1))  # the server refuses to shrink
         await pilot.press("ctrl+s")
         await confirm_price(pilot)
-        for _ in range(5):
-            await pilot.pause()
+        await wait_until(pilot, lambda: form.error_text("size"))
         assert app.screen is modal
-        assert form.error_text("size")
         assert form.values()["size"] == str(item["size"] - 1)
         form.set_value("size", str(item["size"] + 10))
         await pilot.press("ctrl+s")
@@ -198,11 +204,10 @@ async def test_read_only_token_greys_out_changes() -> None:
 async def options_of(pilot: Any, form: Any, name: str, at_least: int = 1) -> list[Any]:
     """The values a choice input offers, once loaded."""
     widget = form.widget_for(name)
-    for _ in range(50):
+    async for _ in pauses(pilot):
         values = [v for _text, v in widget._options if v is not None and v is not Select.NULL]
         if len(values) >= at_least:
             return values
-        await pilot.pause()
     raise AssertionError(f"{name} offered no choices")
 
 

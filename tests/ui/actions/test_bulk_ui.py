@@ -26,7 +26,7 @@ def footer_marked(pane: Any) -> str:
 
 async def finish_progress(pilot: Any) -> BulkProgressModal:
     modal = await wait_for_screen(pilot, BulkProgressModal)
-    await wait_until(pilot, lambda: modal.summary is not None, rounds=400)
+    await wait_until(pilot, lambda: modal.summary is not None)
     return modal
 
 

@@ -14,7 +14,15 @@ from textual.widgets import Select, Static
 
 from screens.actions.form import FormModal
 from screens.dialogs.confirm import ConfirmModal
-from tests.ui.helpers import make_app, open_area, open_form, settle, wait_for_screen, wait_until
+from tests.ui.helpers import (
+    make_app,
+    open_area,
+    open_form,
+    pauses,
+    settle,
+    wait_for_screen,
+    wait_until,
+)
 from tests.ui.visibility import (
     assert_focus_visible,
     assert_label_visible,
@@ -123,12 +131,11 @@ async def test_a_balancer_refused_for_its_key_focuses_the_key_and_keeps_focus_in
         key = "configs.0.ssl_key"
 
         await send_from_the_top(pilot, form, "region", key)
-        for _ in range(20):  # the price is confirmed, then the API refuses the key
+        async for _ in pauses(pilot):  # the price is confirmed, then the API refuses the key
             if isinstance(app.screen, ConfirmModal):
                 await press_and_settle(pilot, "y")
             if form.error_text(key):
                 break
-            await pilot.pause()
         await settle_view(pilot)
 
         assert app.screen is modal

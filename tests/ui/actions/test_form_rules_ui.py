@@ -11,7 +11,7 @@ from textual.widgets import Select, TabbedContent
 
 from screens.actions.form import FormModal
 from screens.lists.list_pane import ResourceListPane
-from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
+from tests.ui.helpers import make_app, open_area, pauses, settle, wait_for_screen, wait_until
 from tui.simulator.seeds.loadbalancers import DEMO_CERT as CERT
 from tui.simulator.seeds.loadbalancers import DEMO_KEY as KEY
 from widgets.model_form import ModelForm
@@ -35,11 +35,10 @@ async def offered_exactly(pilot: Any, form: ModelForm, name: str, wanted: set[st
     """Wait until the choice ``name`` offers exactly ``wanted``; fail showing what it offers."""
     widget = form.widget_for(name)
     assert isinstance(widget, Select)
-    for _ in range(100):
+    async for _ in pauses(pilot):
         offered = {v for _t, v in widget._options if isinstance(v, str)}
         if offered == wanted:
             return
-        await pilot.pause()
     raise AssertionError(f"{name} offers {offered}, not {wanted}")
 
 
@@ -48,14 +47,13 @@ async def sent(pilot: Any, modal: FormModal) -> None:
     accepted with y); fail with what the form shows if it stays open."""
     from screens.dialogs.confirm import ConfirmModal
 
-    for _ in range(100):
+    async for _ in pauses(pilot):
         top = pilot.app.screen
         if isinstance(top, ConfirmModal) and top.price and not top.typed:
             await pilot.press("y")
         if not modal.is_attached:
             await settle(pilot)
             return
-        await pilot.pause()
     errors = {f.name: modal.model_form.error_text(f.name) for f in modal.form.fields}
     general = modal.query_one("#form-general").render()
     raise AssertionError(f"not sent: { ({k: v for k, v in errors.items() if v}) } {general}")
@@ -72,6 +70,14 @@ def shown(form: ModelForm) -> list[str]:
 
 async def record_form(pilot: Any) -> FormModal:
     """Open a master zone's Records tab and press n."""
+    await records_list(pilot)
+    await pilot.press("n")
+    modal: FormModal = await wait_for_screen(pilot, FormModal)
+    return modal
+
+
+async def records_list(pilot: Any) -> ResourceListPane:
+    """Open a master zone's Records tab; its list has the focus."""
     app = pilot.app
     pane = await open_area(pilot, "domains")
     key = next(k for k, item in pane.items.items() if item.get("type") == "master")
@@ -86,9 +92,7 @@ async def record_form(pilot: Any) -> FormModal:
     records = screen.query_one(f"#child-{index}", ResourceListPane)
     records.table.focus()
     await pilot.pause()
-    await pilot.press("n")
-    modal: FormModal = await wait_for_screen(pilot, FormModal)
-    return modal
+    return records
 
 
 RECORDS = {

@@ -9,7 +9,7 @@ from screens.details.resource_detail import ActionsPanel
 from screens.dialogs.confirm import ConfirmModal
 from tests.ui.actions.test_actions import options_of
 from tests.ui.actions.test_compute_ui import select
-from tests.ui.helpers import make_app, open_area, open_form, settle, wait_for_screen
+from tests.ui.helpers import make_app, open_area, open_form, pauses, settle, wait_for_screen
 from widgets.action_footer import ActionFooter
 
 
@@ -65,10 +65,9 @@ async def test_a_new_volume_offers_instances_of_the_region_chosen() -> None:
         form.set_value("region", "eu-central")
         store = app.state.session.simulator.store
         expected = {r["id"] for r in store.rows("compute.instances") if r["region"] == "eu-central"}
-        for _ in range(50):
+        async for _ in pauses(pilot):
             if set(await options_of(pilot, form, "compute_id")) == expected:
                 break
-            await pilot.pause()
         assert set(await options_of(pilot, form, "compute_id")) == expected
         assert len(everywhere) > len(expected)
         await pilot.press("escape")

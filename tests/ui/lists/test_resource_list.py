@@ -4,8 +4,6 @@ at 10,000 rows."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from textual.app import App, ComposeResult
 
@@ -295,27 +293,22 @@ class TableApp(App[None]):
         yield ResourceTable(COLUMNS)
 
 
-async def test_table_with_10000_rows_stays_responsive_and_keeps_the_cursor() -> None:
+async def test_table_with_10000_rows_keeps_the_cursor() -> None:
+    # How fast (first frame, a refresh's update) is measured in benchmarks/bench_table.py.
     app = TableApp()
     async with app.run_test(size=(100, 30)) as pilot:
         table = app.query_one(ResourceTable)
         table.focus()
-        start = time.perf_counter()
         table.append_rows(row(n) for n in range(10_000))
         await pilot.pause()
-        first_frame = time.perf_counter() - start
         assert table.row_count == 10_000
-        # Generous bounds (shared CI cores); DataTable needs about 2 s here.
-        assert first_frame < 1.0
         for _ in range(5):
             await pilot.press("down")
         assert table.cursor_key == 5
         await pilot.press("pagedown")
         key, offset = table.cursor_key, table.cursor_row - table.scroll_y
-        start = time.perf_counter()
         upserts = [row(n, "booting") for n in range(0, 10_000, 3)]
         table.update_rows([n for n in range(10_000) if n != 1], upserts)
-        assert time.perf_counter() - start < 0.5
         await pilot.pause()
         assert table.cursor_key == key
         assert table.cursor_row - table.scroll_y == offset

@@ -13,7 +13,14 @@ from screens.lists.resource_list import ResourceListScreen
 from screens.lists.singleton_pane import SingletonPane
 from screens.shell.command_line import CommandLineScreen
 from screens.shell.help import HelpScreen
-from tests.ui.helpers import demo_session, make_app, not_implemented, seeded, settle
+from tests.ui.helpers import (
+    demo_session,
+    make_app,
+    not_implemented,
+    seeded,
+    settle,
+    wait_until,
+)
 from tui.api.errors import ServerError
 from tui.api.retry import RetryPolicy
 from tui.resources.areas import AREAS, SPECS
@@ -319,10 +326,7 @@ async def test_a_rate_limited_refresh_says_so_while_it_waits_to_retry() -> None:
         rows = pane.table.row_count
         session.simulator.faults.fail_next("compute.instances.list", 1, 429)
         pane.refresh_now()
-        for _ in range(50):
-            if app.state.api_health == "rate_limited":
-                break
-            await pilot.pause()
+        await wait_until(pilot, lambda: app.state.api_health == "rate_limited")
         # Still waiting to retry: the status bar already says why, the rows stay.
         assert app.state.api_health == "rate_limited" and pane.fetching
         assert any("RATE LIMITED" in t for t, _c in status_parts(app.state))

@@ -52,7 +52,7 @@ async def answer_path(pilot: Pilot[Any], path: Path | str) -> None:
 
 async def finish_transfer(pilot: Pilot[Any]) -> TransferModal:
     modal = await wait_for_screen(pilot, TransferModal)
-    await wait_until(pilot, lambda: not modal.running, rounds=400)
+    await wait_until(pilot, lambda: not modal.running)
     return modal
 
 
@@ -233,11 +233,9 @@ async def test_cancel_mid_transfer_leaves_no_file(tmp_path: Path) -> None:
         await pilot.press("D")
         await answer_path(pilot, out)
         modal = await wait_for_screen(pilot, TransferModal)
-        await wait_until(
-            pilot, lambda: any(p.name.endswith(".part") for p in out.iterdir()), rounds=400
-        )
+        await wait_until(pilot, lambda: any(p.name.endswith(".part") for p in out.iterdir()))
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not modal.running, rounds=400)
+        await wait_until(pilot, lambda: not modal.running)
         assert modal.cancelled and modal.transfers.files[0].state is State.CANCELLED
         sim.faults.latency = 0.0
         await pilot.press("escape")
@@ -341,7 +339,7 @@ async def test_view_text_literally_and_share_link() -> None:
         assert share.url is None
         share.query_one(Input).value = "2h"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: share.url is not None, rounds=400)
+        await wait_until(pilot, lambda: share.url is not None)
         assert app.last_copied == share.url and "method=GET" in share.url
         await pilot.press("escape")
 
