@@ -44,7 +44,7 @@ class Change:
 
 class ActionGate(Protocol):
     """Holds keys for a screen while an action started from it opens its dialog (the app's
-    key gate, :mod:`screens.key_gate`)."""
+    key gate, :mod:`screens.keys.gate`)."""
 
     def begin(self, base: Screen[Any]) -> object:
         """An action started from ``base``; returns the token :meth:`end` takes."""

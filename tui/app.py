@@ -26,8 +26,8 @@ from textual.worker import Worker, WorkerState
 from screens.app_surface import Change, Runner
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.dialogs.error import ErrorScreen
-from screens.key_gate import KeyGate
-from screens.keys_on_buttons import KeysOnButtons
+from screens.keys.gate import KeyGate
+from screens.keys.on_buttons import KeysOnButtons
 from screens.lists.resource_list import ResourceListScreen
 from screens.navigation import (
     AccountOpened,
@@ -151,9 +151,9 @@ class CloudApp(ResilientApp[int]):
         """Set by :func:`run_app`: SIGTERM and SIGHUP end the app as quitting does (see
         :mod:`tui.session.stop_signals`); a test's app leaves the process's signals alone."""
         self.key_gate = KeyGate(self)
-        """Holds keys typed while an action opens its dialog (see :mod:`screens.key_gate`)."""
+        """Holds keys typed while an action opens its dialog (see :mod:`screens.keys.gate`)."""
         self.keys_on_buttons = KeysOnButtons(self)
-        """Places or explains characters typed on a button (see :mod:`screens.keys_on_buttons`)."""
+        """Places or explains characters typed on a button (see :mod:`screens.keys.on_buttons`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 

@@ -26,7 +26,7 @@ _UNMARKED = Content("  ")  # the same width: the label does not move when the fo
 class MarkedButton(Button):
     """A :class:`~textual.widgets.Button` whose label starts with ``❯`` while it has the focus.
 
-    Keys typed on it that nothing takes are dealt with by :mod:`screens.keys_on_buttons`.
+    Keys typed on it that nothing takes are dealt with by :mod:`screens.keys.on_buttons`.
     """
 
     def render(self) -> RenderResult:

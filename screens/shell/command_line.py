@@ -32,7 +32,7 @@ class CommandLineScreen(ModalScreen[str | None]):
     """A one-line prompt at the bottom; returns the command typed, or None."""
 
     accepts_typeahead = True
-    """``:vol`` typed in one go: ``vol`` lands in the line (see :mod:`screens.key_gate`)."""
+    """``:vol`` typed in one go: ``vol`` lands in the line (see :mod:`screens.keys.gate`)."""
     submits_typeahead = True
     """And ``:vol`` then enter goes there: a command line sends nothing to the API."""
 

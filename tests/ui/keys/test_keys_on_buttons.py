@@ -21,7 +21,7 @@ from screens.actions.form import FormModal
 from screens.actions.tag_prompt import TagPrompt
 from screens.dialogs.confirm import ConfirmModal
 from screens.dialogs.error import ErrorScreen
-from screens.not_typed import TITLE
+from screens.keys.not_typed import TITLE
 from tests.ui.actions.test_form_rules_ui import record_form
 from tests.ui.form_walk import Samples, dialog_actions, opened
 from tests.ui.helpers import make_app, settle, wait_until

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import Input
 
-from screens.not_typed import say_not_typed
+from screens.keys.not_typed import say_not_typed
 from widgets.text_entry import can_type_into, text_field, type_into, typing_rule
 from widgets.textual_private import propagation_stopped
 

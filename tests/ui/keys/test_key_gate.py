@@ -10,8 +10,8 @@ from textual.widgets import Select
 from screens.actions.form import FormModal
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.dialogs.confirm import ConfirmModal
+from screens.keys.not_typed import TITLE as NOT_TYPED
 from screens.lists.list_pane import ResourceListPane
-from screens.not_typed import TITLE as NOT_TYPED
 from tests.ui.actions.test_form_rules_ui import records_list
 from tests.ui.helpers import make_app, open_area, settle, wait_for_screen, wait_until
 from tests.ui.keyboard import key_of
