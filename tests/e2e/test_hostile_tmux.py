@@ -62,8 +62,9 @@ def walk(term: Terminal) -> None:
     term.wait_for("instance · Instances")  # a hit of the palette, under its label
     term.keys("Escape")
     term.wait_for("instance · Instances", gone=True)
-    go(term, "watch", "Watchlist")
-    go(term, "buckets", "cloudtui-site")
+    go(term, "watch", "1 bookmarked")  # the watchlist's own title (the sidebar names it too)
+    go(term, "buckets", "Access keys")  # the area's tabs
+    term.wait_for("cloudtui-site")
 
 
 def test_hostile_names_neither_set_the_clipboard_nor_move_the_terminal(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ hostile simulators in ``tests/integration/test_hostile_fanout.py``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import TabbedContent
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from screens.actions.run import run_action
 from screens.details.resource_detail import ResourceDetailScreen
@@ -32,6 +35,7 @@ from screens.transfers.dialogs import LocalPathModal, TextViewModal
 from tests.ui.form_walk import Samples, dialog_actions, opened, wait_for
 from tests.ui.helpers import make_app, no_sleep, open_area, settle, wait_for_screen, wait_until
 from tests.ui.terminal_output import assert_clean, terminal
+from tests.waits import WAIT_LIMIT
 from tui.api.retry import RetryPolicy
 from tui.resources.areas import AREA_BY_ID, AREAS, SPECS
 from tui.resources.availability import UserContext, availability
@@ -114,8 +118,13 @@ async def confirmations(
             )
             if isinstance(app.screen, ConfirmModal):
                 assert_clean(app, recorded, f"{spec.id}/{action.id} confirmation")
+            # Cancel whatever the action opened (a confirmation, or a dialog of its own).
+            while app.screen is not host and isinstance(app.screen, ModalScreen):
+                top = app.screen
                 await pilot.press("escape")
-            await worker.wait()
+                await wait_for(pilot, lambda top=top: app.screen is not top, f"closing {top!r}")
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):  # cancelled: its answer
+                await asyncio.wait_for(worker.wait(), WAIT_LIMIT)
             await settle(pilot)
 
 
