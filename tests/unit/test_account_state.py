@@ -8,7 +8,7 @@ from pydantic import SecretStr
 
 from tui.accounts.fanout import FanoutSessions
 from tui.accounts.read_only import ReadOnlyMode, ReadOnlyRules, ReadOnlySource
-from tui.accounts.state import AccountState, StateChange
+from tui.accounts.state import AccountState, AppState, StateChange
 from tui.api.errors import ConnectFailure, Forbidden, ServerError, TimeoutFailure
 from tui.home.overview import attention_note
 from tui.home.overview_data import OverviewData
@@ -59,6 +59,36 @@ def test_a_list_across_accounts_refuses_when_the_row_or_the_app_account_is_read_
     assert rules.seen_from("alpha", "prod")  # the screen it is on says READ-ONLY
     rules.toggle("alpha", True)
     assert rules.seen_from("beta", "alpha") and not rules.seen_from("beta", None)
+
+
+def _no_opener(*_args: object) -> Session:
+    raise AssertionError("no switch in this test")
+
+
+def test_the_apps_state_answers_before_sign_in_from_the_command_line_alone() -> None:
+    state = AppState(SETTINGS, ReadOnlyRules(SETTINGS, command_line=True), _no_opener)
+    assert state.account is None and state.session is None and state.read_only
+    assert state.api_health == "connecting" and state.resource_index == {}
+    assert state.activity is None and state.watchlist is None and state.undo_journal is None
+    state.api_failed(ConnectFailure("GET", "/profile", "refused", sent=False))  # to nobody
+    state.set_read_only(False)
+    assert state.read_only
+
+
+def test_the_apps_state_takes_a_new_account_whole_and_detaches_the_old_one() -> None:
+    changes: list[StateChange] = []
+    state = AppState(SETTINGS, ReadOnlyRules(SETTINGS), _no_opener, changes.append)
+    first = state.adopt(session("alpha"))
+    assert state.session is first.session and not state.read_only
+    state.set_read_only(True)
+    assert state.read_only and first.session.client.read_only and changes == ["user"]
+    second = state.adopt(session("prod"))
+    assert state.account is second and first.on_change is None
+    assert state.read_only  # prod's profile says so
+    first.succeeded()  # a late report of the old account's client
+    assert changes == ["user"] and state.api_health == "connecting"
+    second.succeeded()
+    assert changes == ["user", "health"] and state.api_health == "online"
 
 
 def test_the_state_applies_its_read_only_mode_to_its_client_and_user() -> None:
