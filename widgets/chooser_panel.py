@@ -11,7 +11,8 @@ Bindings:
 | :- | :- | :- |
 | (letters) | (input) | Filter: rows containing every typed word |
 | up, down, pageup, pagedown | chooser.move | Move the highlight |
-| enter | (input) | Choose the highlighted row |
+| left, right | (input) | Scroll the columns that do not fit (else move in the filter) |
+| enter | (input) | Choose the highlighted row (a row marked refused says why instead) |
 """
 
 from __future__ import annotations
@@ -28,6 +29,31 @@ from textual.widgets import DataTable, Input, Static
 
 from tui.resources.choosers import ChooserRow, ChooserTable, filter_rows, shown_cells
 from tui.untrusted import Shown, shown
+from widgets.chooser_grid import ChooserGrid
+
+
+class ChooserFilter(Input):
+    """The filter line, whose ←/→ scroll the table while it hides columns that way.
+
+    The filter keeps the focus (typing always filters), so the arrows would otherwise only move
+    in its text and the columns cut off by a narrow terminal could never be seen. Once the table
+    shows its last columns (or its first), the arrows move in the text again.
+    """
+
+    def _grid(self) -> ChooserGrid | None:
+        panel = next((n for n in self.ancestors if isinstance(n, ChooserPanel)), None)
+        return panel.grid if panel is not None else None
+
+    def action_cursor_right(self, select: bool = False) -> None:
+        grid = self._grid()
+        at_end = self.cursor_position >= len(self.value)
+        if select or not at_end or grid is None or not grid.scroll_columns(1):
+            super().action_cursor_right(select)
+
+    def action_cursor_left(self, select: bool = False) -> None:
+        grid = self._grid()
+        if select or grid is None or not grid.scroll_columns(-1):
+            super().action_cursor_left(select)
 
 
 class ChooserPanel(Vertical):
@@ -87,16 +113,17 @@ class ChooserPanel(Vertical):
         self.query_text = query
         self.keys_hint = keys_hint
         self.shown: list[ChooserRow] = []
+        self._hint = ""
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield ChooserFilter(
             self.query_text,
             placeholder="type to filter (all words must match)",
             id="chooser-filter",
             compact=True,
             select_on_focus=False,
         )
-        grid: DataTable[Text] = DataTable(id="chooser-table", cursor_type="row")
+        grid = ChooserGrid(id="chooser-table", cursor_type="row")
         grid.can_focus = False  # typing always filters; the arrows move the highlight
         yield grid
         yield Static("", id="chooser-hint")
@@ -111,9 +138,9 @@ class ChooserPanel(Vertical):
         return self.query_one("#chooser-filter", Input)
 
     @property
-    def grid(self) -> DataTable[Text]:
+    def grid(self) -> ChooserGrid:
         """The table of rows."""
-        return self.query_one("#chooser-table", DataTable)
+        return self.query_one("#chooser-table", ChooserGrid)
 
     def focus_filter(self) -> None:
         """Focus the filter, the cursor after what it holds."""
@@ -156,8 +183,20 @@ class ChooserPanel(Vertical):
             count = (
                 f"nothing matches ({len(table.rows)} in all)" if table.rows else shown(table.empty)
             )
-        hint = f"{count} · type to filter · ↑↓ move · {self.keys_hint}"
+        self._hint = f"{count} · type to filter · ↑↓ move · {self.keys_hint}"
+        self._show_hint()
+        self.call_after_refresh(self._show_hint)  # the columns' widths are known once laid out
+
+    def _show_hint(self) -> None:
+        """The count and keys, with ←→ named while columns are cut off."""
+        hint = self._hint
+        left, right = self.grid.hidden_columns()
+        if left or right:
+            hint = f"{hint} · ←→ columns"
         self.query_one("#chooser-hint", Static).update(Text(hint))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_hint)
 
     @on(Input.Changed, "#chooser-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -194,9 +233,19 @@ class ChooserPanel(Vertical):
         return self.shown[grid.cursor_row]
 
     def pick(self) -> None:
-        """Post the highlighted row's value (nothing shown: a bell)."""
+        """Post the highlighted row's value (nothing shown: a bell; a refused row: why)."""
         row = self.highlighted
         if row is None:
             self.app.bell()
+            return
+        if row.refused:
+            # The API would refuse it: choosing it would only move the refusal to the send.
+            self.app.bell()
+            self.app.notify(
+                shown(f"{row.text}: {row.refused}"),
+                title="Not available",
+                severity="warning",
+                markup=False,
+            )
             return
         self.post_message(self.Picked(row.value))

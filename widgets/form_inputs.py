@@ -13,6 +13,7 @@ from tui.untrusted import normalize_newlines, shown
 from widgets.chooser_field import ChooserSelect
 from widgets.secret_input import PemSecretInput, SecretInput
 from widgets.switches import TickList, YesNo
+from widgets.textual_private import MarkedSelect
 
 InputType = Literal["integer", "number", "text"]
 """What a one-line input accepts (as Textual's ``Input`` names it)."""
@@ -95,7 +96,7 @@ def _choice_inputs(f: FormField, wid: str, value: Any, text: str) -> list[Widget
         # Choices with facts: a searchable table instead of a bare drop-down.
         ChooserSelect(texts, title=f.title, facts=f.source.facts, fits=f.source.fits, **select_args)
         if f.source is not None and f.source.facts is not None
-        else Select(texts, **select_args)
+        else MarkedSelect(texts, **select_args)
     ]
     if f.source is not None:
         # Shown instead of the list if the choices cannot be loaded.

@@ -9,6 +9,8 @@ from textual.widgets import Checkbox, SelectionList
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import SelectionType
 
+from widgets.textual_private import CursorMarked
+
 TICKED, UNTICKED = "X", " "
 """What a box holds when ticked and when not: told apart by shape, never by colour alone."""
 
@@ -48,7 +50,7 @@ class YesNo(Tick):
         self.label = self._word(self.value)
 
 
-class TickList(SelectionList[SelectionType]):
+class _TickBoxes(SelectionList[SelectionType]):
     """A :class:`SelectionList` whose boxes draw their ``X`` only on chosen options.
 
     Textual's list draws ``X`` in every box and tells chosen from not chosen by colour alone.
@@ -68,3 +70,8 @@ class TickList(SelectionList[SelectionType]):
         mark = TICKED if option.value in self._selected else UNTICKED
         segments[1] = Segment(mark, box.style, box.control)
         return Strip(segments, strip.cell_length)
+
+
+class TickList(CursorMarked, _TickBoxes[SelectionType]):
+    """A list of choices ticked with ``X`` (only when chosen), the highlighted one marked
+    ``❯``: both told by shape, never by colour alone."""

@@ -17,6 +17,9 @@ exercises each of them and fails when the installed Textual is outside
 - A ``Select``'s options (``Select._options``) and its drop-down (``Select._watch_expanded``):
   a chooser opens instead, and shows them as its rows.
 - The app's exception hook (``App._handle_exception``): a failed worker is shown, never fatal.
+- An option list's left gutter and its lines (``OptionList._get_left_gutter_width``,
+  ``OptionList._lines``) and a ``Select``'s parts (``SelectCurrent``, ``SelectOverlay``): the
+  highlighted option of a drop-down, a tick list and a pick list starts with ``❯``.
 """
 
 from __future__ import annotations
@@ -25,10 +28,13 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual.app import App
+from rich.segment import Segment
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap
-from textual.widgets import Select
+from textual.strip import Strip
+from textual.widgets import OptionList, Select
 from textual.widgets._footer import FooterKey
+from textual.widgets._select import SelectCurrent, SelectOverlay
 from textual.widgets._toast import Toast, ToastRack
 from textual.worker import WorkerFailed
 
@@ -38,8 +44,12 @@ if TYPE_CHECKING:
     from textual.widgets import TextArea
 
 __all__ = [
+    "CURSOR_MARK",
     "SUPPORTED_TEXTUAL",
+    "CursorMarked",
     "FooterKey",
+    "MarkedOptionList",
+    "MarkedSelect",
     "ResilientApp",
     "SelectWithoutDropDown",
     "Toast",
@@ -132,6 +142,55 @@ def set_footer_key_disabled(key: FooterKey, disabled: bool) -> None:
 def select_options(select: Select[Any]) -> list[tuple[Any, Any]]:
     """A ``Select``'s ``(prompt, value)`` options, its blank one included."""
     return [(prompt, value) for prompt, value in select._options]
+
+
+CURSOR_MARK = "❯ "
+"""What starts the highlighted option's first line (the same width of spaces on the others)."""
+
+
+class CursorMarked:
+    """Mixed into an :class:`OptionList` (first in the bases): the highlighted option starts
+    with ``❯``, so the cursor is told by a shape and not by its colour alone (``NO_COLOR``).
+
+    The option list keeps a gutter of two cells on the left for it (as a ``SelectionList`` does
+    for its boxes), so the options never move when the highlight does.
+    """
+
+    def _get_left_gutter_width(self) -> int:
+        assert isinstance(self, OptionList)
+        return super()._get_left_gutter_width() + len(CURSOR_MARK)  # type: ignore[misc]
+
+    def render_line(self, y: int) -> Strip:
+        assert isinstance(self, OptionList)
+        strip: Strip = super().render_line(y)  # type: ignore[misc]
+        try:
+            index, line_offset = self._lines[self.scroll_offset.y + y]
+        except IndexError:
+            return strip
+        first = next(iter(strip), None)
+        style = first.style if first is not None else None
+        marked = index == self.highlighted and line_offset == 0
+        gutter = CURSOR_MARK if marked else " " * len(CURSOR_MARK)
+        return Strip.join([Strip([Segment(gutter, style)], len(gutter)), strip])
+
+
+class MarkedOptionList(CursorMarked, OptionList):
+    """An :class:`OptionList` whose highlighted option starts with ``❯``."""
+
+
+class _MarkedSelectOverlay(CursorMarked, SelectOverlay):
+    """A drop-down whose highlighted option starts with ``❯``."""
+
+
+class MarkedSelect(Select[Any]):
+    """A :class:`Select` whose drop-down marks its highlighted option with ``❯``."""
+
+    def compose(self) -> ComposeResult:
+        # As Select.compose, with the marked drop-down (the Select finds it by its base class).
+        yield SelectCurrent(self.prompt)
+        yield _MarkedSelectOverlay(type_to_search=self._type_to_search).data_bind(
+            compact=Select.compact
+        )
 
 
 class SelectWithoutDropDown(Select[Any]):

@@ -34,6 +34,7 @@ from tui.resources.compute_choices import (
 from tui.untrusted import Shown, shown
 from widgets.chooser_panel import ChooserPanel
 from widgets.model_form import Tick
+from widgets.textual_private import MarkedSelect
 
 if TYPE_CHECKING:
     from screens.actions.context import ActionContext
@@ -171,7 +172,7 @@ class RescueModal(RequestModal):
             for device in RESCUE_DEVICES:
                 with Horizontal(classes="rescue-row"):
                     yield Label(device)
-                    yield Select[str](
+                    yield MarkedSelect(
                         [], prompt="(none)", id=f"dev-{device}", compact=True, allow_blank=True
                     )
             with Horizontal(classes="rescue-row"):

@@ -74,7 +74,7 @@ class RequestModal(ModalScreen[FormOutcome | None]):
     RequestModal #form-general.-hidden { display: none; }
     RequestModal #form-buttons { height: 1; align-horizontal: right; margin-top: 1; }
     RequestModal #form-buttons Button { margin-left: 1; }
-    RequestModal #form-hint { color: $text-muted; height: 1; }
+    RequestModal #form-hint { color: $text-muted; height: auto; }  /* whole at 80 columns */
     """
 
     accepts_typeahead = True

@@ -17,6 +17,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
 from screens.actions.start import (
@@ -110,6 +111,8 @@ class ResourceDetailScreen(PaneHostScreen):
         Binding("r", "refresh", "Refresh", id="detail.refresh"),
         Binding("y", "copy", "Copy", id="detail.copy"),
         Binding("J", "json", "JSON", id="detail.json"),
+        Binding("ctrl+d", "scroll_page(1)", "Scroll", show=False, id="detail.scroll_down"),
+        Binding("ctrl+u", "scroll_page(-1)", "Scroll up", show=False, id="detail.scroll_up"),
     ]
 
     DEFAULT_CSS = """
@@ -286,11 +289,12 @@ class ResourceDetailScreen(PaneHostScreen):
         return self._child_pane() is not None
 
     def _reaches_children(self, action_id: str) -> bool:
-        """True for a hand-off of this item (k9s on a cluster) that the focused child tab does
-        not bind a key of its own to: it changes nothing here, so it works from every tab."""
+        """True for a hand-off of this item (k9s on a cluster: it changes nothing here) or an
+        action offered on every tab (the zone edit), when the focused child tab does not bind
+        a key of its own to it."""
         action = self.resource.action(action_id)
         pane = self._child_pane()
-        if action is None or action.handoff is None or pane is None:
+        if action is None or pane is None or not (action.handoff or action.on_every_tab):
             return False
         return all(a.key != action.key for a in pane.spec.actions)
 
@@ -316,11 +320,9 @@ class ResourceDetailScreen(PaneHostScreen):
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
-        if self._in_child_pane():
-            return
         action_id = action_for_key(self, event.key)
         action = self.resource.action(action_id) if action_id else None
-        if action is None:
+        if action is None or (self._in_child_pane() and not self._reaches_children(action.id)):
             return
         item = self.item if action.target == "item" else None
         enabled, reason = check_availability(self, self.resource, action, item)
@@ -365,6 +367,17 @@ class ResourceDetailScreen(PaneHostScreen):
         pane = self.active_pane()
         if pane is not None:
             pane.refresh_now()
+
+    def action_scroll_page(self, direction: int) -> None:
+        """Scroll what has the focus (the fields, a tab's list) by half its height, as
+        ``ctrl+d``/``ctrl+u`` do on the overview; when it all fits, say so."""
+        focused = self.focused
+        chain = (focused, *focused.ancestors) if focused is not None else ()
+        node = next((n for n in chain if isinstance(n, Widget) and n.allow_vertical_scroll), None)
+        if node is None:
+            self.app.notify("It all fits: nothing to scroll.", title="Scroll", markup=False)
+            return
+        node.scroll_relative(y=direction * max(1, node.size.height // 2), animate=False)
 
     def action_copy(self) -> None:
         """Copy the item's id, address or URL."""

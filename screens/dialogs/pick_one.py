@@ -23,6 +23,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.untrusted import Shown, shown
+from widgets.textual_private import MarkedOptionList
 
 
 class PickOneModal(ModalScreen[str | None]):
@@ -61,7 +62,8 @@ class PickOneModal(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text(self.title_text), classes="pick-title")
-            yield OptionList(*(Option(Text(shown(text)), id=key) for text, key in self.options))
+            options = (Option(Text(shown(text)), id=key) for text, key in self.options)
+            yield MarkedOptionList(*options)
             yield Static(Text(self.hint), classes="pick-hint")
 
     def on_mount(self) -> None:

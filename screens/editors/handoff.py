@@ -225,7 +225,8 @@ async def _ssh(ctx: ActionContext, settings: HandoffSettings, answers: Mapping[s
 
 
 async def _k9s(ctx: ActionContext, settings: HandoffSettings, answers: Mapping[str, Any]) -> Launch:
-    item = ctx.item or {}
+    cluster = answers.get("cluster")  # a pool's cluster (else the item is the cluster)
+    item = cluster if isinstance(cluster, dict) else (ctx.item or {})
     answer = answers.get("kubeconfig") or {}
     try:
         text = decode_kubeconfig(answer.get("kubeconfig") if isinstance(answer, dict) else None)

@@ -94,9 +94,11 @@ class EntryScreen(TextModal):
         Binding("J", "json", "JSON", id="log.entry_json"),
     ]
 
-    def __init__(self, entry: ActivityEntry) -> None:
+    def __init__(self, entry: ActivityEntry, undo: str = "") -> None:
         body = Text()
-        for heading, text in entry.details():
+        # The Undo column is cut at any width; here its reason (why not) reads in full.
+        lines = [*entry.details(), *([("Undo", undo)] if undo else [])]
+        for heading, text in lines:
             body.append(f"{shown(heading):<9}", style="bold")
             body.append(f"{shown(text, lines=True)}\n")  # labels and reasons come from the API
         super().__init__(f"Change {entry.method} {entry.path}", body, "escape closes · J raw JSON")
@@ -225,7 +227,9 @@ class ActivityLogScreen(ShellScreen):
         event.stop()
         index = event.key
         if isinstance(index, int) and 0 <= index < len(self.entries):
-            self.app.push_screen(EntryScreen(self.entries[index]))
+            entry = self.entries[index]
+            journal = surface(self).state.undo_journal
+            self.app.push_screen(EntryScreen(entry, undo_text(journal, entry)))
 
     def _entry_under_cursor(self) -> ActivityEntry | None:
         index = self.table.cursor_key

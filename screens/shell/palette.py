@@ -1,4 +1,5 @@
-"""Command palette (ctrl+p) providers: areas, the current screen's actions, and resources by label.
+"""Command palette (ctrl+p) providers: areas, accounts, the current screen's actions, and
+resources by label.
 
 "Jump to any resource by label" searches every list loaded so far (the account's
 ``resource_index``) and, when the palette opens, fetches the first page of each area that was
@@ -24,6 +25,7 @@ from screens.lists.pane import PaletteAction
 from screens.lists.pane_host import PaneHostScreen
 from screens.navigation import GoToArea, OpenItem
 from tui.accounts.state import AccountState, IndexKey
+from tui.accounts.switch import profile_names
 from tui.api.errors import CloudError
 from tui.home.areas import HOME_AREAS
 from tui.resources.areas import AREAS, SPECS, open_target
@@ -89,6 +91,43 @@ class AreaCommands(Provider):
                     callback,
                     text=label,
                     help=escape(shown(help_text)),
+                )
+
+
+class AccountCommands(Provider):
+    """ "Switch to account <profile>" for every profile of the config file but the one in use
+    (as ``:account NAME`` does)."""
+
+    def _commands(self) -> list[tuple[Shown, Callable[[], Any], Shown]]:
+        from screens.accounts.switch import switch_account
+
+        state = surface(self.app).state
+        current = state.session.profile_name if state.session is not None else None
+        return [
+            (
+                shown(f"Switch to account {name}"),
+                partial(switch_account, self.app, name),
+                shown(f":account {name}"),
+            )
+            for name in profile_names(state.settings)
+            if name != current
+        ]
+
+    async def discover(self) -> Hits:
+        for label, callback, help_text in self._commands():
+            yield DiscoveryHit(Content(label), callback, text=label, help=escape(help_text))
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for label, callback, help_text in self._commands():
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(
+                    score,
+                    literal_highlight(matcher, label),
+                    callback,
+                    text=label,
+                    help=escape(help_text),
                 )
 
 
@@ -221,7 +260,7 @@ class ResourceCommands(Provider):
                     return
 
 
-PROVIDERS = (AreaCommands, ActionCommands, ResourceCommands)
+PROVIDERS = (AreaCommands, AccountCommands, ActionCommands, ResourceCommands)
 
 
 def prefetch_for_palette(app: App[Any]) -> None:

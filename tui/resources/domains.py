@@ -170,6 +170,7 @@ DOMAINS = ResourceSpec(
             screen="domains.zone_edit",
             refuse_when=(("type", "slave", "a slave zone's records come from its masters"),),
             description="Edit the records as a zone file in $EDITOR; review the plan, apply",
+            on_every_tab=True,  # the Records and Zone file tabs show what it edits
         ),
         Action(
             "domains.clone",

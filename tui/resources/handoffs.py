@@ -47,6 +47,19 @@ K9S = Action(
     description="Run k9s (or a shell) with KUBECONFIG set to the saved kubeconfig",
 )
 
+K9S_ON_POOL = Action(
+    "k8s.pool_k9s",
+    "k9s",
+    "k8s.kubeconfig.view",
+    key=HANDOFF_KEY,
+    screen="handoff",
+    handoff="k9s",
+    grant="none",
+    # The pool's cluster: its label names the kubeconfig file and the k9s title.
+    fetch={"cluster": "k8s.clusters.view", "kubeconfig": "k8s.kubeconfig.view"},
+    description="Run k9s (or a shell) on the pool's cluster, KUBECONFIG set to its kubeconfig",
+)
+
 
 def database_client(engine: str) -> Action:
     """The engine's own client on a managed database (``mysql``, ``mongosh``)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.resources.handoffs import K9S
+from tui.resources.handoffs import K9S, K9S_ON_POOL
 from tui.resources.spec import Action, ChildSpec, Column, FieldSpec, ResourceSpec, Section
 from tui.resources.tags import tag_action
 
@@ -128,6 +128,7 @@ POOLS = ResourceSpec(
             confirm="typed",
             description="Delete the pool and all its nodes (irreversible)",
         ),
+        K9S_ON_POOL,
     ),
     status_field=None,
     empty_hint="No node pools. Press n to add one.",

@@ -169,6 +169,9 @@ class Action:
         text: A derived value (``@name``, :mod:`tui.resources.derived`) shown in a copyable
             dialog: after the action succeeds, read from the answer (the commands to use a new
             volume), or instead of any request when ``screen`` is ``"text"``.
+        on_every_tab: The item's child tabs offer it too, when the tab binds its key to
+            nothing of its own: an action on the whole of what the tabs show parts of (editing
+            a domain's zone from its Records and Zone file tabs). Hand-offs always are.
     """
 
     id: str
@@ -193,6 +196,7 @@ class Action:
     fetch: Mapping[str, str] = field(default_factory=dict)
     offer_after: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     text: Shown = ""
+    on_every_tab: bool = False
 
 
 @dataclass(frozen=True)
