@@ -31,7 +31,7 @@ from textual.widgets import Button, Input, Static
 
 from screens.app_surface import surface
 from tui.accounts.naming import ACTING_ACCOUNT, AccountMark, in_account
-from tui.resources.format import redact
+from tui.resources.format import pems_apart, redact
 from tui.untrusted import Shown, shown, typeable
 from widgets.marked_button import MarkedButton
 
@@ -47,10 +47,14 @@ UNTYPEABLE_WORD = "confirm"
 
 def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> Shown:
     """``METHOD /path`` and the JSON body with secrets masked, as display text (JSON escapes
-    C0 controls but leaves DEL, C1 and bidirectional controls as they are)."""
+    C0 controls but leaves DEL, C1 and bidirectional controls as they are). A certificate
+    follows the JSON line by line, so that it copies from the screen as a valid PEM."""
     text = f"{method} {path}"
     if body:
-        text += "\n" + json.dumps(redact(dict(body)), indent=2, ensure_ascii=False)
+        rest, pems = pems_apart(redact(dict(body)))
+        text += "\n" + json.dumps(rest, indent=2, ensure_ascii=False)
+        for name, pem in pems:
+            text += f"\n\n{name}:\n{pem}"
     return shown(text, lines=True)
 
 

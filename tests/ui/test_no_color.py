@@ -78,4 +78,34 @@ async def test_an_open_dropdowns_highlighted_option_is_underlined(
             if any(s.style and s.style.underline for s in overlay.render_line(y) if s.text.strip())
         }
         assert underlined == {overlay.highlighted - overlay.scroll_offset.y}
+        # And it starts with the cursor's marker, a shape that no terminal strips.
+        marked = {
+            y for y in rows if "".join(s.text for s in overlay.render_line(y)).startswith("❯")
+        }
+        assert marked == underlined
         await pilot.press("escape", "escape")
+
+
+async def test_an_unavailable_footer_key_is_struck_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A greyed key is dimmed, and dim is a colour blend that NO_COLOR strips.
+    from textual.widgets._footer import FooterKey
+
+    from tests.ui.helpers import wait_until
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        attached = next(k for k, item in pane.items.items() if item.get("compute_id"))
+        pane.table.move_cursor(attached)
+        await settle(pilot)
+
+        def keys() -> dict[str, Any]:
+            return {k.description: k for k in app.screen.query(FooterKey)}
+
+        await wait_until(
+            pilot, lambda: "Attach" in keys() and keys()["Attach"].has_class("-disabled")
+        )
+        assert keys()["Attach"].rich_style.strike
+        assert not keys()["Edit"].rich_style.strike

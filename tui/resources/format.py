@@ -238,6 +238,28 @@ def _block_text(text: str) -> str:
     return text
 
 
+def pems_apart(body: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """A request body with each PEM value (a certificate, a public key) replaced by a pointer,
+    and those values apart, their line breaks kept.
+
+    In a request's JSON a PEM is one string with escaped line breaks, which a terminal folds
+    anywhere: copied from the screen it is no PEM. Shown apart, each of its lines is whole.
+
+    Returns:
+        ``(body, [(field, pem text), ...])`` in the body's order (top-level fields only).
+    """
+    out: dict[str, Any] = {}
+    pems: list[tuple[str, str]] = []
+    for key, value in body.items():
+        if isinstance(value, str) and PEM_ARMOUR in value:
+            text = _block_text(value)
+            out[key] = f"(PEM, {len(text.splitlines())} lines: shown below)"
+            pems.append((key, text))
+        else:
+            out[key] = value
+    return out, pems
+
+
 def _structured(value: Any) -> Shown:
     """Nested API data in words: ``in 48211.6, out 391877.25``; empty parts left out."""
     if isinstance(value, Mapping):
