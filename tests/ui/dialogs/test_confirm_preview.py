@@ -85,3 +85,20 @@ async def test_a_label_of_control_characters_alone_asks_for_a_word() -> None:
         assert not modal.matches  # an empty field never confirms
         await pilot.press(*"confirm")
         assert modal.matches
+
+
+def test_a_certificate_in_a_preview_reads_line_by_line_and_its_key_stays_masked() -> None:
+    from screens.dialogs.confirm import request_preview
+
+    lines = ["-----BEGIN CERTIFICATE-----", "M" * 64, "N" * 20, "-----END CERTIFICATE-----"]
+    pem = "\n".join(lines) + "\n"
+    key = "-----BEGIN PRIVATE KEY-----\nSECRETKEY\n-----END PRIVATE KEY-----\n"
+    body = {"protocol": "https", "ssl_cert": pem, "ssl_key": key}
+    preview = request_preview("POST", "/loadbalancers/1/configs", body)
+    shown_lines = preview.splitlines()
+    # Each line of the certificate on a line of its own, nothing inserted: copied from the
+    # screen it is the PEM that is sent.
+    start = shown_lines.index(lines[0])
+    assert shown_lines[start : start + 4] == lines
+    assert '"ssl_cert": "(PEM, 4 lines: shown below)"' in preview
+    assert "SECRETKEY" not in preview

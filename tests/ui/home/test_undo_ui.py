@@ -64,3 +64,29 @@ async def test_an_applied_zone_plan_is_undone_as_one_change(editor: tuple[Path, 
         await settle(pilot)
         assert shapes(await records(app)) == shapes(before)
         assert [log.table.cells_at(i)[-1] for i in range(3, 6)] == ["undone"] * 3
+
+
+async def test_an_entry_opened_says_in_full_why_it_cannot_be_undone() -> None:
+    from screens.home.activity_log import EntryScreen
+    from tui.api.changes import ChangeEvent
+    from tui.home.undo import NOT_DECLARED
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        path = "volumes/46000/resize"
+        entry = app.state.activity.record(ChangeEvent("POST", path, True, target="pg-data"))
+        app.state.undo_journal.note(
+            "Resize volume pg-data", "volumes.some_irreversible", {}, {}, None, {}, entry=entry
+        )
+        app.go_to_area("log")
+        await settle(pilot)
+        log = app.screen
+        assert isinstance(log, ActivityLogScreen)
+        log.table.focus()
+        await pilot.press("enter")
+        opened = await wait_for_screen(pilot, EntryScreen)
+        body = str(opened.query_one(".text-modal-body").render())
+        assert f"cannot: {NOT_DECLARED}" in " ".join(body.split()), body
+        await pilot.press("escape")
+        await settle(pilot)

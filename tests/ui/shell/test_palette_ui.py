@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.shell.palette import ResourceCommands, prefetch_for_palette
 from tests.ui.actions.test_compute_ui import press_on_instance
@@ -45,3 +47,28 @@ async def test_a_tag_finds_every_kind_that_carries_it_clusters_included() -> Non
         kinds = {str(hit.help).split(" · ")[0] for hit in hits}
         assert "cluster" in kinds and "instance" in kinds, kinds
         assert all("#production" in str(hit.help) for hit in hits)
+
+
+async def test_the_palette_offers_the_other_accounts_and_switches_as_account_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import screens.accounts.switch as switch
+    from screens.shell.palette import AccountCommands
+    from tests.ui.accounts.test_account_mark_ui import profile_session
+    from tests.ui.helpers import demo_session
+    from tui.session.config import Profile
+
+    profiles = {name: Profile(base_url="https://api.example.com/v4") for name in ("prod", "lab")}
+    settings = demo_session().settings.model_copy(update={"profiles": profiles})
+    app = make_app(profile_session("prod", settings))
+    asked: list[str] = []
+    monkeypatch.setattr(switch, "switch_account", lambda _app, name: asked.append(name))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        provider = AccountCommands(app.screen)
+        found = [hit async for hit in provider.discover()]
+        assert [hit.text for hit in found] == ["Switch to account lab"]  # not the one in use
+        hits = [hit async for hit in provider.search("lab")]
+        assert [hit.text for hit in hits] == ["Switch to account lab"]
+        hits[0].command()
+        assert asked == ["lab"]
