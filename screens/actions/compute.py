@@ -122,7 +122,7 @@ class ResizeModal(RequestModal):
             "The instance shuts down, moves to the new type and boots again.",
             request_preview("POST", self.ctx.path(), body),
             confirm_label="Resize",
-            price=shown(quote.text()) if quote is not None else "",
+            price=shown(quote.text(), lines=True) if quote is not None else "",
         )
         confirmed: bool = await self.app.push_screen_wait(modal)
         return bool(confirmed)

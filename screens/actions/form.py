@@ -335,7 +335,7 @@ class FormModal(RequestModal):
             return True
         notes += ["This is billed. Check the price, then confirm."] * (quote is not None)
         method, _, path = self.request_line.partition(" ")
-        price = shown(quote.text()) if quote is not None else ""
+        price = shown(quote.text(), lines=True) if quote is not None else ""
         if warnings:
             typed = self.name_text or str(body.get("label") or "") or "yes"
             modal = ConfirmModal(

@@ -201,6 +201,8 @@ async def test_resize_picks_a_type_with_its_specs() -> None:
         assert "Backups add-on: $20.00/month" in confirm.price
         assert "Old -> new: $29.00/month ($0.0397/hour) -> $116.00/month" in confirm.price
         assert "Difference: +$87.00/month" in confirm.price
+        # One line each: the line breaks are kept, never shown as control pictures.
+        assert "\nDifference: +$87.00/month" in confirm.price and "␊" not in confirm.price
         assert stored(app, "web-prod-1")["status"] != "resizing"  # type: ignore[index]
         await pilot.press("y")
         await settle(pilot)
