@@ -241,8 +241,9 @@ class ChooserPanel(Vertical):
         if row.refused:
             # The API would refuse it: choosing it would only move the refusal to the send.
             self.app.bell()
+            label = row.text.strip(" —")  # a refused row may lack its value (no address)
             self.app.notify(
-                shown(f"{row.text}: {row.refused}"),
+                shown(f"{label}: {row.refused}" if label else row.refused),
                 title="Not available",
                 severity="warning",
                 markup=False,

@@ -109,7 +109,8 @@ class ConfirmModal(ModalScreen[bool]):
     DEFAULT_CSS = """
     ConfirmModal { align: center middle; }
     ConfirmModal > #dialog {
-        width: 80; max-width: 100%; height: auto; max-height: 100%;
+        /* Wider where the terminal is: a key or a long value in the request on one line. */
+        width: 100%; max-width: 110; height: auto; max-height: 100%;
         border: round $error; background: $surface; padding: 0 1;
     }
     ConfirmModal #confirm-title { text-style: bold; height: auto; }

@@ -238,26 +238,42 @@ def _block_text(text: str) -> str:
     return text
 
 
-def pems_apart(body: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """A request body with each PEM value (a certificate, a public key) replaced by a pointer,
-    and those values apart, their line breaks kept.
+SSH_KEY_TYPES = ("ssh-", "ecdsa-", "sk-ssh-", "sk-ecdsa-")
+"""How an SSH public key's line starts (``ssh-ed25519 AAAA... comment``)."""
 
-    In a request's JSON a PEM is one string with escaped line breaks, which a terminal folds
-    anywhere: copied from the screen it is no PEM. Shown apart, each of its lines is whole.
+
+def _is_ssh_keys(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, str) and v.startswith(SSH_KEY_TYPES) for v in value)
+    )
+
+
+def pems_apart(body: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """A request body with each certificate or key (a PEM value, a list of SSH public keys)
+    replaced by a pointer, and those values apart, one line of text per line of the key.
+
+    In a request's JSON a PEM is one string with escaped line breaks, and an SSH key sits
+    indented inside a list: a terminal wraps both where it likes, and copied from the screen
+    they are no key. Shown apart, each line starts at the edge, nothing inserted.
 
     Returns:
-        ``(body, [(field, pem text), ...])`` in the body's order (top-level fields only).
+        ``(body, [(field, text), ...])`` in the body's order (top-level fields only).
     """
     out: dict[str, Any] = {}
-    pems: list[tuple[str, str]] = []
+    apart: list[tuple[str, str]] = []
     for key, value in body.items():
         if isinstance(value, str) and PEM_ARMOUR in value:
             text = _block_text(value)
             out[key] = f"(PEM, {len(text.splitlines())} lines: shown below)"
-            pems.append((key, text))
+            apart.append((key, text))
+        elif _is_ssh_keys(value):
+            out[key] = f"({len(value)} key{'s' if len(value) != 1 else ''}: shown below)"
+            apart.append((key, "\n".join(value)))
         else:
             out[key] = value
-    return out, pems
+    return out, apart
 
 
 def _structured(value: Any) -> Shown:

@@ -102,3 +102,12 @@ def test_a_certificate_in_a_preview_reads_line_by_line_and_its_key_stays_masked(
     assert shown_lines[start : start + 4] == lines
     assert '"ssl_cert": "(PEM, 4 lines: shown below)"' in preview
     assert "SECRETKEY" not in preview
+
+
+def test_ssh_keys_in_a_preview_start_each_line_whole() -> None:
+    from screens.dialogs.confirm import request_preview
+
+    keys = ["ssh-ed25519 " + "A" * 68 + " alice@laptop", "ssh-rsa " + "B" * 372 + " alice@work"]
+    preview = request_preview("POST", "/compute/instances", {"label": "x", "authorized_keys": keys})
+    assert '"authorized_keys": "(2 keys: shown below)"' in preview
+    assert preview.splitlines()[-2:] == keys  # unindented, one per line
