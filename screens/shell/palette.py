@@ -98,28 +98,29 @@ class AccountCommands(Provider):
     """ "Switch to account <profile>" for every profile of the config file but the one in use
     (as ``:account NAME`` does)."""
 
-    def _commands(self) -> list[tuple[Shown, Callable[[], Any], Shown]]:
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
         from screens.accounts.switch import switch_account
 
         state = surface(self.app).state
         current = state.session.profile_name if state.session is not None else None
         return [
             (
-                shown(f"Switch to account {name}"),
+                f"Switch to account {name}",
                 partial(switch_account, self.app, name),
-                shown(f":account {name}"),
+                f":account {name}",
             )
             for name in profile_names(state.settings)
             if name != current
         ]
 
     async def discover(self) -> Hits:
-        for label, callback, help_text in self._commands():
-            yield DiscoveryHit(Content(label), callback, text=label, help=escape(help_text))
+        for name, callback, help_text in self._commands():
+            yield DiscoveryHit(shown(name), callback, help=escape(shown(help_text)))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for label, callback, help_text in self._commands():
+        for name, callback, help_text in self._commands():
+            label = shown(name)
             score = matcher.match(label)
             if score > 0:
                 yield Hit(
@@ -127,7 +128,7 @@ class AccountCommands(Provider):
                     literal_highlight(matcher, label),
                     callback,
                     text=label,
-                    help=escape(help_text),
+                    help=escape(shown(help_text)),
                 )
 
 
