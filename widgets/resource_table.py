@@ -488,10 +488,12 @@ class ResourceTable(ScrollView, can_focus=True):
             self._set_cursor(0 if direction < 0 else len(self._data.view) - 1, announce=True)
 
     def action_select(self) -> None:
-        """Open the row under the cursor."""
+        """Open the row under the cursor (none shown: say so, the key is not lost)."""
         key = self.cursor_key
-        if key is not None:
-            self.post_message(self.Selected(self, key))
+        if key is None:
+            self.app.notify("Nothing to open: no row is shown.", title="Open", markup=False)
+            return
+        self.post_message(self.Selected(self, key))
 
     # -- marks --------------------------------------------------------------------------------
 
