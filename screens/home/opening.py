@@ -24,11 +24,13 @@ if TYPE_CHECKING:
 
 
 def open_home_state(app: App[Any]) -> None:
-    """Open the account's activity log, watchlist and undo journal (into its state).
+    """Open the account's activity log, watchlist, undo journal and check silences (into its
+    state).
 
     A data folder that cannot be written is reported once; the app works without them. The
     demo's are in a folder of their own, new on each run.
     """
+    from tui.check.silences import Silences
     from tui.home.activity import ActivityLog
     from tui.home.undo import UndoJournal
     from tui.home.watchlist import Watchlist
@@ -53,6 +55,7 @@ def open_home_state(app: App[Any]) -> None:
         )
         return
     account.activity, account.watchlist = activity, watchlist
+    account.check_silences = Silences(session.profile_name, folder=folder)
     session.client.change_observers.append(_log_change(app, activity))
     previous = activity.previous[:3]
     if previous and state.settings.start_area != "overview":
@@ -96,6 +99,10 @@ def home_screen(area: Area) -> Screen[Any]:
         from screens.home.activity_log import ActivityLogScreen
 
         return ActivityLogScreen(area_id=area.id)
+    if area.id == "check":
+        from screens.home.check import CheckScreen
+
+        return CheckScreen(area_id=area.id)
     from screens.home.overview import OverviewScreen
 
     return OverviewScreen(area_id=area.id)

@@ -31,6 +31,7 @@ from tui.session.config import Settings
 from tui.session.runtime import Session
 
 if TYPE_CHECKING:
+    from tui.check.silences import Silences
     from tui.home.activity import ActivityLog
     from tui.home.undo import UndoJournal
     from tui.home.watchlist import Watchlist
@@ -65,6 +66,8 @@ class AccountState:
             cannot be written).
         watchlist: The account's bookmarks (same).
         undo_journal: The changes of this visit and their undo.
+        check_silences: The account check's silenced findings (None until opened, or when
+            the data folder cannot be written).
         on_change: Told what changed (the app repaints or re-checks); None once detached.
     """
 
@@ -80,6 +83,7 @@ class AccountState:
     activity: ActivityLog | None = None
     watchlist: Watchlist | None = None
     undo_journal: UndoJournal | None = None
+    check_silences: Silences | None = None
     on_change: Callable[[StateChange], None] | None = None
     _context: UserContext | None = field(default=None, init=False, repr=False)
 
@@ -301,6 +305,11 @@ class AppState:
     def undo_journal(self) -> UndoJournal | None:
         """The account's changes of this visit and their undo (None until opened)."""
         return self.account.undo_journal if self.account is not None else None
+
+    @property
+    def check_silences(self) -> Silences | None:
+        """The account check's silences (None until opened)."""
+        return self.account.check_silences if self.account is not None else None
 
     def now(self) -> float:
         """Current time: the demo simulator's clock (virtual in tests), else the wall."""

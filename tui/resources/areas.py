@@ -184,6 +184,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "overview": "overview",
     "watch": "watch",
     "log": "log",
+    "check": "check",
     "read-only": "read-only",
     "export": "export",
     "account": "account",
