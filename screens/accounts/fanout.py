@@ -42,6 +42,7 @@ from screens.navigation import OpenItem
 from tui.accounts.fanout import (
     ACCOUNT_FIELD,
     AccountListing,
+    CheckRequest,
     FanoutRequest,
     FanoutSessions,
     OverviewRequest,
@@ -352,9 +353,9 @@ class FanoutScreen(ShellScreen):
         await self.sessions.aclose()
 
 
-def open_fanout(app: App[Any], request: FanoutRequest | OverviewRequest) -> None:
-    """Push the fanout list (or overview) of ``request``; other accounts' changes go to their
-    own activity logs."""
+def open_fanout(app: App[Any], request: FanoutRequest | OverviewRequest | CheckRequest) -> None:
+    """Push the fanout list (or overview, or check) of ``request``; other accounts' changes go
+    to their own activity logs."""
     state = surface(app).state
 
     def current() -> Session | None:
@@ -372,6 +373,11 @@ def open_fanout(app: App[Any], request: FanoutRequest | OverviewRequest) -> None
         from screens.accounts.fanout_overview import FanoutOverviewScreen
 
         app.push_screen(FanoutOverviewScreen(request, sessions))
+        return
+    if isinstance(request, CheckRequest):
+        from screens.accounts.fanout_check import FanoutCheckScreen
+
+        app.push_screen(FanoutCheckScreen(request, sessions))
         return
     app.push_screen(FanoutScreen(request, sessions))
 

@@ -160,6 +160,8 @@ class CheckScreen(ShellScreen):
         self.result: AccountCheck | None = None
         """The last check (None before the first one ends)."""
         self.checking = False
+        """A check is under way (what is shown is the previous one's, if any)."""
+        self.runs = 0
         self.answered = 0
         self.showing_silenced = False
         self.findings: dict[str, Finding] = {}
@@ -172,11 +174,12 @@ class CheckScreen(ShellScreen):
     def refresh_all(self) -> None:
         """Check again (``r``, ``:refresh`` and after a fix); what is shown stays meanwhile."""
         self.checking, self.answered = True, 0
+        self.runs += 1
         self._show_title()
-        self._check()
+        self._check(self.runs)
 
     @work(group="check", exclusive=True, exit_on_error=False, name="checking the account")
-    async def _check(self) -> None:
+    async def _check(self, run: int) -> None:
         state = surface(self).state
         try:
             result = await check_session(
@@ -186,7 +189,8 @@ class CheckScreen(ShellScreen):
                 on_answer=self._answered,
             )
         finally:
-            self.checking = False
+            if run == self.runs:  # a check cancelled by a newer one leaves it checking
+                self.checking = False
         self.result = result
         if self.is_mounted:
             self._show()

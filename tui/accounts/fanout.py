@@ -76,11 +76,30 @@ class OverviewRequest:
     profiles: tuple[str, ...]
 
 
+CHECK_WORD = "check"
+"""``:fanout check`` runs the account check over every account: one row per finding."""
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """``:fanout check [PROFILE...]``.
+
+    Attributes:
+        profiles: The accounts to check.
+    """
+
+    profiles: tuple[str, ...]
+
+
+WHOLE_ACCOUNT_WORDS = (OVERVIEW_WORD, CHECK_WORD)
+"""``:fanout`` words that are no list: every account's overview, or its check."""
+
+
 def parse_fanout_command(
     text: str, settings: Settings
-) -> FanoutRequest | OverviewRequest | str | None:
+) -> FanoutRequest | OverviewRequest | CheckRequest | str | None:
     """Read ``:fanout AREA [PROFILE...]`` (all profiles when none is named); AREA may be
-    ``overview``.
+    ``overview`` or ``check``.
 
     Returns:
         The request; a message saying what is wrong; None when ``text`` is no fanout command.
@@ -88,12 +107,12 @@ def parse_fanout_command(
     words = text.strip().lstrip(":").split()
     if not words or words[0].lower() != FANOUT_COMMAND:
         return None
-    areas = ", ".join(sorted({*(w for w in FANOUT_AREAS if len(w) > 3), OVERVIEW_WORD}))
+    areas = ", ".join(sorted({*(w for w in FANOUT_AREAS if len(w) > 3), *WHOLE_ACCOUNT_WORDS}))
     if len(words) < 2:
         return f"Usage: :fanout AREA [PROFILE...] (AREA: {areas})."
     area = words[1].lower()
     spec_id = FANOUT_AREAS.get(area)
-    if spec_id is None and area != OVERVIEW_WORD:
+    if spec_id is None and area not in WHOLE_ACCOUNT_WORDS:
         return f"No fanout list of {words[1]!r} (AREA: {areas})."
     known = profile_names(settings)
     names = tuple(dict.fromkeys(words[2:])) or tuple(known)
@@ -103,7 +122,7 @@ def parse_fanout_command(
     if not names:
         return "No profiles in the config file yet: run `cloudtui login --profile NAME`."
     if spec_id is None:
-        return OverviewRequest(names)
+        return CheckRequest(names) if area == CHECK_WORD else OverviewRequest(names)
     return FanoutRequest(SPECS[spec_id], names)
 
 
@@ -235,7 +254,7 @@ def complete_fanout(text: str, names: list[str]) -> list[str]:
         return []
     *done, partial = words
     if len(done) == 1:
-        areas = (*FANOUT_AREAS, OVERVIEW_WORD)
+        areas = (*FANOUT_AREAS, *WHOLE_ACCOUNT_WORDS)
         return [f"{FANOUT_COMMAND} {a}" for a in areas if a.startswith(partial.lower())]
     head = " ".join(done)
     return [f"{head} {n}" for n in names if n.startswith(partial) and n not in done[2:]]
