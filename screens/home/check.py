@@ -79,9 +79,6 @@ SILENCE_COLUMNS = (
 
 RANK = {rule.id: n for n, rule in enumerate(RULES)}
 
-RuleKey = tuple[str, str]
-"""``("rule", rule id)``: the row of a rule."""
-
 
 def report_order(finding: Finding) -> tuple[int, int, str, str]:
     """Where ``finding`` goes among the others: as the check orders them (severity, rule)."""
@@ -270,7 +267,7 @@ class CheckScreen(ShellScreen):
         if finding is not None:
             text = explanation(finding)
         elif isinstance(key, tuple) and key[0] == "rule":
-            found = self._rule_findings(key)
+            found = self.rule_findings(str(key[1]))
             if found:
                 rule = found[0].rule
                 how = f"f on an object: {rule.fix.title}" if rule.fix else f"By hand: {rule.manual}"
@@ -291,8 +288,9 @@ class CheckScreen(ShellScreen):
             return self.findings.get(str(key[1]))
         return None
 
-    def _rule_findings(self, key: RuleKey) -> list[Finding]:
-        return [f for f in self.findings.values() if f.rule.id == key[1]]
+    def rule_findings(self, rule_id: str) -> list[Finding]:
+        """The findings of rule ``rule_id`` shown now."""
+        return [f for f in self.findings.values() if f.rule.id == rule_id]
 
     @property
     def current_finding(self) -> Finding | None:
@@ -300,7 +298,7 @@ class CheckScreen(ShellScreen):
         key = self.table.cursor_key
         finding = self._finding(key)
         if finding is None and isinstance(key, tuple) and key[0] == "rule":
-            found = self._rule_findings(key)
+            found = self.rule_findings(str(key[1]))
             finding = found[0] if len(found) == 1 else None
         return finding
 
@@ -314,7 +312,7 @@ class CheckScreen(ShellScreen):
         if finding is not None:
             self.open_object(finding)
         elif isinstance(key, tuple) and key[0] == "rule":
-            self._open_rule(self._rule_findings(key))
+            self._open_rule(self.rule_findings(str(key[1])))
 
     def _open_rule(self, found: list[Finding]) -> None:
         if len(found) == 1:

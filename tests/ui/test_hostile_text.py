@@ -8,9 +8,10 @@ terminal (:mod:`tests.ui.terminal_output`): no control character from data, no w
 one raw (editors of a raw value aside: the render filter shows theirs), no table row or title
 taller than its line. The walk covers every area's lists (with their tabs), the detail of an
 item with each of its tabs, every dialog an action opens and every confirmation, the palette,
-toasts, the watchlist, the activity log, the overview, the bucket browser and its object viewer,
-and local file names in the transfer dialogs; the cross-account list is walked against served
-hostile simulators in ``tests/integration/test_hostile_fanout.py``.
+toasts, the watchlist, the activity log, the overview, the account check and its dialogs, the
+bucket browser and its object viewer, and local file names in the transfer dialogs; the
+cross-account list, overview and check are walked against served hostile simulators in
+``tests/integration/test_hostile_fanout.py``.
 """
 
 from __future__ import annotations
@@ -215,6 +216,58 @@ async def test_palette_toasts_bookmarks_log_and_overview_draw_only_display_text(
         await settle(pilot)
         assert_clean(app, terminal, "cost")
         assert confirm is not None
+
+
+async def test_the_check_screen_and_its_dialogs_draw_only_display_text(
+    terminal: list[str],
+) -> None:
+    from screens.dialogs.pick_one import PickOneModal
+    from screens.home.check import CheckScreen
+    from screens.home.check_dialogs import SilenceModal
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        app.run_command("check")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        await wait_until(pilot, lambda: screen.result is not None and not screen.checking)
+        await settle(pilot)
+        cells = [c for k in screen.table.keys for c in screen.table.row(k).cells]
+        assert any("␛" in cell for cell in cells)  # hostile labels, shown as pictures
+        assert_clean(app, terminal, "check")
+        # Every row once, with the panel that explains it.
+        for key in screen.table.keys:
+            screen.table.move_cursor(key)
+            await pilot.pause()
+        await settle(pilot)
+        assert_clean(app, terminal, "check, every row explained")
+        # A rule's objects to pick from, a fix's confirmation, the silence's reason.
+        several = next(
+            k for k in screen.table.keys if k[0] == "rule" and len(screen.rule_findings(k[1])) > 1
+        )
+        screen.table.move_cursor(several)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, PickOneModal)
+        assert_clean(app, terminal, "check, a rule's objects")
+        await pilot.press("escape")
+        await settle(pilot)
+        fixable = next(f for f in screen.findings.values() if f.requests)
+        screen.table.move_cursor(("finding", fixable.id))
+        await pilot.press("f")
+        await wait_for_screen(pilot, ConfirmModal)
+        assert_clean(app, terminal, "check, a fix's confirmation")
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("s")
+        await wait_for_screen(pilot, SilenceModal)
+        await pilot.press(*"on purpose", "enter")
+        await settle(pilot)
+        assert_clean(app, terminal, "check, silenced")
+        await pilot.press("S")
+        await settle(pilot)
+        assert_clean(app, terminal, "check, the silences")
 
 
 async def test_an_api_error_toast_draws_only_display_text(terminal: list[str]) -> None:

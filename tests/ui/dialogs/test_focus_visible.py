@@ -7,7 +7,8 @@ key the focused widget must lie on screen and inside every container that clips 
 (:func:`tests.ui.visibility.assert_focus_visible`). The choosers a form opens are walked the
 same way. Each dialog is built once and walked at both sizes; the sizes alternate so both
 orders occur. Dialogs opened by other flows than a spec action (transfers, the hand-off address
-picker, a typed confirmation with a long request) are pushed alone and walked the same way.
+picker, a typed confirmation with a long request, the reason of a check's silence) are pushed
+alone and walked the same way; so is the ``:check`` screen, with its findings and its silences.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from textual.pilot import Pilot
 from screens.actions.form import FormModal
 from screens.dialogs.confirm import ConfirmModal
 from screens.editors.handoff import AddressModal
+from screens.home.check_dialogs import SilenceModal
 from screens.transfers.dialogs import ConflictModal, LocalPathModal, ShareModal
 from tests.ui.form_walk import (
     DialogAction,
@@ -139,6 +141,7 @@ def lone_dialogs(tmp_path: Path) -> list[Any]:
             "ssh root@ which address of web-1?", [("private", f"10.0.0.{n}") for n in range(30)]
         ),
         ConfirmModal("Delete 60 volumes", "They go for good.", many, typed="60 volumes"),
+        SilenceModal('Silence "Volume not attached" on archive_2024'),
     ]
 
 
@@ -152,3 +155,16 @@ async def test_dialogs_opened_outside_spec_actions_keep_the_focus_in_sight(tmp_p
             await walk_both_sizes(pilot, dialog, type(dialog).__name__)
             dialog.dismiss(None)
             await wait_for(pilot, lambda dialog=dialog: app.screen is not dialog, "closing")
+
+
+async def test_the_check_screen_keeps_the_focus_in_sight() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await settle(pilot)
+        app.run_command("check")
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "CheckScreen"
+        await walk_both_sizes(pilot, screen, "CheckScreen")
+        await pilot.press("S")  # the silences, in the same table
+        await walk_both_sizes(pilot, screen, "CheckScreen, silences")
