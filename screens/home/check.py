@@ -64,11 +64,12 @@ from widgets.table_messages import CursorMoved, Selected
 
 FINDING_COLUMNS = (
     TableColumn("Severity", 10),
-    TableColumn("Finding"),
+    TableColumn("Finding", 32),
+    TableColumn("Saving", 15, numeric=True),
     TableColumn("What"),
-    TableColumn("Saving", numeric=True),
     TableColumn("Fix"),
 )
+"""The saving comes before the long columns: at 80 columns it stays in sight."""
 
 SILENCE_COLUMNS = (
     TableColumn("Rule"),
@@ -101,14 +102,14 @@ def finding_rows(check: AccountCheck) -> list[TableRow]:
             priced = [f.saving for f in found if f.saving is not None]
             total = f"{money(sum(priced))}/month" if priced else ""
             count = f"{len(found):,} object{'' if len(found) == 1 else 's'}"
-            cells = (word, shown(rule.title), count, total, shown(fix_word(rule)))
+            cells = (word, shown(rule.title), total, count, shown(fix_word(rule)))
             rows.append(TableRow(("rule", rule.id), cells, (), tone, " ".join(cells).lower()))
             for finding in found:
                 cells = (
                     word,
                     shown(f"  {finding.subject.label}"),
-                    shown(finding.detail),
                     shown(saving_text(finding)),
+                    shown(finding.detail),
                     shown(fix_word(rule)),
                 )
                 haystack = " ".join((*cells, rule.id)).lower()
@@ -200,13 +201,16 @@ class CheckScreen(ShellScreen):
     # -- drawing ----------------------------------------------------------------------------
 
     def _show_title(self) -> None:
-        title = Text("Check", style="bold")
-        if self.result is not None and not self.result.error:
-            title.append(f"  {summary(self.result)}")
+        if self.showing_silenced:
+            silences = surface(self).state.check_silences
+            count = len(silences.entries()) if silences is not None else 0
+            title = Text(f"Check: silenced findings ({count:,})  S shows the findings", "bold")
+        else:
+            title = Text("Check", style="bold")
+            if self.result is not None and not self.result.error:
+                title.append(f"  {summary(self.result)}")
         if self.checking:
             title.append(f"  checking… {self.answered:,} answers", style="italic")
-        if self.showing_silenced:
-            title.append("  · silenced findings (S: back)")
         self.query_one("#check-title", Static).update(title)
 
     def _show(self) -> None:

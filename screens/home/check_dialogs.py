@@ -25,6 +25,7 @@ from screens.dialogs.confirm import ConfirmModal, request_preview
 from tui.accounts.naming import AccountMark
 from tui.check.display import saving_text
 from tui.check.model import Finding
+from tui.resources.areas import SPECS
 from tui.untrusted import Shown, shown
 from widgets.marked_button import MarkedButton
 
@@ -110,8 +111,8 @@ def fix_confirmation(finding: Finding, account: AccountMark | None) -> ConfirmMo
     saving = saving_text(finding)
     request_previews = [request_preview(r.method, r.path, r.body) for r in finding.requests]
     return ConfirmModal(
-        shown(f"{fix.title} {label}?"),
-        shown(f"{finding.rule.title}: {finding.detail}. {finding.rule.explanation}"),
+        shown(f"{fix.title}: {SPECS[finding.subject.kind].singular} {label}?"),
+        shown(f"Found: {finding.detail}. {finding.rule.explanation}"),
         shown("\n\n".join(request_previews), lines=True),
         typed=(label or finding.subject.key) if fix.irreversible else None,
         confirm_label=shown(fix.title),

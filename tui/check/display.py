@@ -54,7 +54,17 @@ def explanation(finding: Finding) -> Shown:
 
 
 def summary(check: AccountCheck) -> Shown:
-    """``2 errors · 3 warnings · 1 info · saving ≈ $144.00/month · 1 silenced``."""
-    from tui.check.report import summary_line
+    """``2 errors · 3 warnings · 1 info · saving ≈ $144.00/month · 1 silenced · 4 unpriced``:
+    what a narrow title needs most comes first."""
+    parts = [plural(check.count(s), s.word) for s in sorted(Severity, reverse=True)]
+    parts.append(f"saving ≈ {money(check.saving)}/month")
+    if check.silenced:
+        parts.append(f"{len(check.silenced):,} silenced")
+    if check.saving_not_given:
+        parts.append(f"{check.saving_not_given:,} with {NOT_GIVEN}")
+    return shown(" · ".join(parts))
 
-    return shown(summary_line(check))
+
+def plural(count: int, word: str) -> str:
+    """``1 error``, ``3 warnings``, ``2 info``."""
+    return f"{count:,} {word}" + ("" if count == 1 or word == "info" else "s")

@@ -56,9 +56,9 @@ def overview_check(
 
 def overview_line(found: OverviewCheck) -> str:
     """``2 errors · 3 warnings · 1 info · saving ≈ $144.00/month`` and what was left out."""
-    from tui.check.report import summary_line
+    from tui.check.display import summary
 
-    line = summary_line(found.check)
+    line = str(summary(found.check))
     if found.left_out:
         line += f"\n{found.left_out} rules need more lists: :check runs every rule."
     return line
