@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from tui.accounts.fanout import FanoutSessions
 from tui.accounts.switch import AccountUnavailable
 from tui.api.errors import CloudError
-from tui.check.display import SEVERITY_WORDS, saving_text
+from tui.check.display import SEVERITY_WORDS, plural, saving_text
 from tui.check.model import Finding
 from tui.check.run import AccountCheck
 from tui.check.session import check_session
@@ -76,7 +76,7 @@ def totals_line(checks: Sequence[AccountCheck]) -> str:
     """``24 findings in 2 accounts · saving ≈ $288.00/month · 1 not checked``."""
     checked = [c for c in checks if not c.error]
     found = sum(len(c.findings) for c in checked)
-    line = f"{found:,} findings in {len(checked):,} accounts"
+    line = f"{plural(found, 'finding')} in {plural(len(checked), 'account')}"
     line += f" · saving ≈ {money(sum(c.saving for c in checked))}/month"
     failed = len(checks) - len(checked)
     if failed:
