@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -121,12 +121,34 @@ class CheckScreen(ShellScreen):
     """The account check: findings by severity, their fix and their silences."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "fix", "Fix", id="check.fix", tooltip="Fix the finding (confirmed first)"),
-        Binding("s", "silence", "Silence", id="check.silence", tooltip="Silence, with a reason"),
         Binding(
-            "S", "toggle_silenced", "Silenced", id="check.silenced", tooltip="List the silences"
+            "f",
+            "fix",
+            "Fix",
+            id="check.fix",
+            tooltip="Send the finding's fix: its requests are previewed and confirmed first",
         ),
-        Binding("u", "unsilence", "Unsilence", id="check.unsilence"),
+        Binding(
+            "s",
+            "silence",
+            "Silence",
+            id="check.silence",
+            tooltip="Stop reporting this object's finding, with a reason (kept per profile)",
+        ),
+        Binding(
+            "S",
+            "toggle_silenced",
+            "Silenced",
+            id="check.silenced",
+            tooltip="List the silenced findings (again: the findings)",
+        ),
+        Binding(
+            "u",
+            "unsilence",
+            "Unsilence",
+            id="check.unsilence",
+            tooltip="Report the silenced finding again",
+        ),
         Binding("r", "refresh", "Refresh", id="check.refresh"),
     ]
 
@@ -373,7 +395,7 @@ class CheckScreen(ShellScreen):
             return
         try:
             with change_target(finding.subject.label):
-                await apply_fix(session.client, finding)
+                answers = await apply_fix(session.client, finding)
         except CloudError as error:
             self.app.notify(
                 describe_error(error),
@@ -386,6 +408,7 @@ class CheckScreen(ShellScreen):
                 self.refresh_all()
             return
         surface(self).change_signal.publish(Change())
+        self._note_for_undo(finding, answers)
         assert finding.rule.fix is not None
         self.app.notify(
             shown(f"{finding.rule.fix.title}: {finding.subject.label}. Checking again…"),
@@ -393,6 +416,29 @@ class CheckScreen(ShellScreen):
             markup=False,
         )
         self.refresh_all()
+
+    def _note_for_undo(self, finding: Finding, answers: list[Any]) -> None:
+        """Note the fix's requests in the undo journal, as one group (what can be undone,
+        an allow list or a health check, is offered by the activity log's undo)."""
+        state = surface(self).state
+        journal = state.undo_journal
+        if journal is None or finding.rule.fix is None:
+            return
+        group = journal.new_group()
+        title = f"{finding.rule.fix.title}: {finding.subject.label}"
+        last = state.activity.last if state.activity is not None else None
+        for n, (request, answer) in enumerate(zip(finding.requests, answers, strict=True)):
+            entry = last if n == len(answers) - 1 else None
+            journal.note(
+                title,
+                request.endpoint,
+                request.params,
+                request.body,
+                finding.subject.item,
+                answer,
+                entry=entry,
+                group=group,
+            )
 
     # -- silences ---------------------------------------------------------------------------
 

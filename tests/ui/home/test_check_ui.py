@@ -181,6 +181,9 @@ async def test_a_fix_sends_the_request_of_the_reference_and_the_finding_goes(
         assert (sent_method, sent_body) == (method, body)
         assert sent_path.endswith(path)
         assert finding.id not in screen.findings
+        # Noted for the activity log's undo, as any change sent from the app.
+        noted = [c.title for c in app.state.undo_journal.changes]
+        assert noted == [f"{finding.rule.fix.title}: {finding.subject.label}"]
         after = sum(f.saving or 0.0 for f in screen.findings.values())
         assert before - after == pytest.approx(finding.saving or 0.0)
         if finding.saving:
