@@ -92,10 +92,10 @@ class OverviewScreen(ShellScreen):
             yield Static(Text("Loading…"), classes="ov-block", id="ov-counts")
             yield ResourceTable(ATTENTION_COLUMNS, id="ov-attention")
             yield Static(classes="ov-block ov-muted", id="ov-attention-note")
-            yield Static(Text("Check (:check)"), classes="ov-heading")
-            yield Static(Text("Loading…"), classes="ov-block", id="ov-check")
             yield Static(Text("Estimated monthly cost"), classes="ov-heading")
             yield Static(Text("Loading…"), classes="ov-block", id="ov-cost")
+            yield Static(Text("Check (:check)"), classes="ov-heading")
+            yield Static(Text("Loading…"), classes="ov-block", id="ov-check")
             yield Static(Text("Previous session"), classes="ov-heading", id="ov-previous-head")
             yield Static(classes="ov-block ov-muted", id="ov-previous")
 
