@@ -185,15 +185,25 @@ class CheckScreen(ShellScreen):
         self.answered = 0
         self.showing_silenced = False
         self.findings: dict[str, Finding] = {}
+        self.stale = False
+        """A change was sent from elsewhere in the app: checked again when shown."""
+        surface(self).change_signal.subscribe(self, self._changed)
         self._show()
         self.refresh_all()
         self.table.focus()
+
+    def _changed(self, _change: Change) -> None:
+        self.stale = True
+
+    def on_screen_resume(self) -> None:
+        if self.stale:
+            self.refresh_all()
 
     # -- checking ---------------------------------------------------------------------------
 
     def refresh_all(self) -> None:
         """Check again (``r``, ``:refresh`` and after a fix); what is shown stays meanwhile."""
-        self.checking, self.answered = True, 0
+        self.checking, self.answered, self.stale = True, 0, False
         self.runs += 1
         self._show_title()
         self._check(self.runs)

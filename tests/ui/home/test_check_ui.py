@@ -12,6 +12,7 @@ import httpx
 import pytest
 from textual.widgets import Input
 
+from screens.app_surface import Change
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.dialogs.confirm import ConfirmModal
 from screens.dialogs.pick_one import PickOneModal
@@ -272,3 +273,22 @@ async def test_the_overview_counts_the_findings_of_the_lists_it_shows() -> None:
             assert f"{count} {word}" in shown
         assert "saving ≈ $144.00/month" in shown
         assert f"{len(RULES) - len(rules)} rules need more lists" in shown
+
+
+async def test_a_change_sent_elsewhere_is_checked_again_when_the_check_is_shown() -> None:
+    session = demo_session()
+    app = make_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_check(pilot)
+        finding = put_cursor(screen, "domain-without-records", lambda _d: True)
+        app.go_to_area("volumes")
+        await settle(pilot)
+        # Another screen deletes the domain, and says so as every change does.
+        await session.client.call("domains.delete", finding.subject.params, model=dict)
+        app.change_signal.publish(Change())
+        runs = screen.runs
+        app.go_to_area("check")
+        await wait_until(pilot, lambda: screen.runs > runs and not screen.checking)
+        await settle(pilot)
+        assert finding.id not in screen.findings
