@@ -94,16 +94,21 @@ def _by_rule(findings: list[Finding]) -> list[tuple[Rule, list[Finding]]]:
 
 
 def finding_rows(check: AccountCheck) -> list[TableRow]:
-    """The rows of ``check``: per severity, a row per rule then a row per object it found."""
+    """The rows of ``check``: per severity, a row per rule then a row per object it found.
+
+    A column's sort keeps the groups: objects are sorted within their rule, under its row.
+    """
     rows: list[TableRow] = []
     for severity, findings in check.by_severity().items():
         word, tone = SEVERITY_WORDS[severity], SEVERITY_TONES[severity]
         for rule, found in _by_rule(findings):
+            group = (-severity, RANK[rule.id])
             priced = [f.saving for f in found if f.saving is not None]
             total = f"{money(sum(priced))}/month" if priced else ""
             count = f"{len(found):,} object{'' if len(found) == 1 else 's'}"
             cells = (word, shown(rule.title), total, count, shown(fix_word(rule)))
-            rows.append(TableRow(("rule", rule.id), cells, (), tone, " ".join(cells).lower()))
+            sort: tuple[tuple[object, ...], ...] = tuple((*group, 0, "") for _cell in cells)
+            rows.append(TableRow(("rule", rule.id), cells, sort, tone, " ".join(cells).lower()))
             for finding in found:
                 cells = (
                     word,
@@ -112,8 +117,16 @@ def finding_rows(check: AccountCheck) -> list[TableRow]:
                     shown(finding.detail),
                     shown(fix_word(rule)),
                 )
+                values: tuple[object, ...] = (
+                    "",
+                    finding.subject.label.lower(),
+                    finding.saving if finding.saving is not None else -1.0,
+                    finding.detail.lower(),
+                    "",
+                )
+                sort = tuple((*group, 1, value) for value in values)
                 haystack = " ".join((*cells, rule.id)).lower()
-                rows.append(TableRow(("finding", finding.id), cells, (), tone, haystack))
+                rows.append(TableRow(("finding", finding.id), cells, sort, tone, haystack))
     return rows
 
 
@@ -270,7 +283,8 @@ class CheckScreen(ShellScreen):
                 shown(entry.reason),
                 shown(entry.created),
             )
-            rows.append(TableRow(("silence", entry.finding), cells, (), None, " ".join(cells)))
+            key = ("silence", entry.finding)
+            rows.append(TableRow(key, cells, cells, None, " ".join(cells).lower()))
         self.table.update_rows([row.key for row in rows], rows)
 
     def _show_note(self) -> None:

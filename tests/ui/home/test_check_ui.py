@@ -70,6 +70,16 @@ def record_requests(session: Any) -> list[tuple[str, str, Any]]:
     return sent
 
 
+def assert_grouped(screen: CheckScreen) -> None:
+    """Each rule's row comes first, then one row per object it found."""
+    current_rule = None
+    for key in screen.table.keys:
+        if key[0] == "rule":
+            current_rule = key[1]
+        else:
+            assert screen.findings[key[1]].rule.id == current_rule
+
+
 async def test_findings_are_grouped_by_severity_with_the_monthly_saving() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -80,14 +90,14 @@ async def test_findings_are_grouped_by_severity_with_the_monthly_saving() -> Non
         severities = [SEVERITY_OF_WORD[cells[0]] for _key, cells in rows]
         assert severities == sorted(severities, reverse=True)
         assert set(severities) == set(Severity)
-        # Each rule's row comes first, then one row per object it found.
-        current_rule = None
-        for key, _cells in rows:
-            if key[0] == "rule":
-                current_rule = key[1]
-            else:
-                assert screen.findings[key[1]].rule.id == current_rule
+        assert_grouped(screen)
         assert {key[1] for key, _cells in rows if key[0] == "rule"} == set(BY_ID)
+        # Sorted by a column (the objects' labels, then their savings), the groups hold.
+        await pilot.press("o", "o")
+        assert table.sort_state == (1, False)
+        assert_grouped(screen)
+        await pilot.press("o")
+        assert_grouped(screen)
         # The one priced waste of the demo: ci-runner-01 (ded-8) powered off for 12 days.
         assert "saving ≈ $144.00/month" in title(screen)
         assert "error" in title(screen) and "warning" in title(screen)
