@@ -47,6 +47,7 @@ from tui.check.display import (
     SEVERITY_WORDS,
     explanation,
     fix_word,
+    rule_explanation,
     saving_text,
     summary,
 )
@@ -319,9 +320,7 @@ class CheckScreen(ShellScreen):
         elif isinstance(key, tuple) and key[0] == "rule":
             found = self.rule_findings(str(key[1]))
             if found:
-                rule = found[0].rule
-                how = f"f on an object: {rule.fix.title}" if rule.fix else f"By hand: {rule.manual}"
-                text = shown(f"{rule.title} [{rule.id}]\n{rule.explanation}\n{how}", lines=True)
+                text = rule_explanation(found[0].rule)
         elif isinstance(key, tuple) and key[0] == "silence":
             text = "u hears of this finding again."
         self.query_one("#check-explain", Static).update(Text(text))

@@ -53,6 +53,12 @@ def explanation(finding: Finding) -> Shown:
     return shown("\n".join(lines), lines=True)
 
 
+def rule_explanation(rule: Rule) -> Shown:
+    """A rule in full: what it finds, why it matters, and how its findings are fixed."""
+    how = f"f on an object: {rule.fix.title}" if rule.fix else f"By hand: {rule.manual}"
+    return shown(f"{rule.title} [{rule.id}]\n{rule.explanation}\n{how}", lines=True)
+
+
 def summary(check: AccountCheck) -> Shown:
     """``2 errors · 3 warnings · 1 info · saving ≈ $144.00/month · 1 silenced · 4 unpriced``:
     what a narrow title needs most comes first."""
