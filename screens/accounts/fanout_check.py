@@ -3,13 +3,15 @@
 Every account is checked at once through its own session, with its own silences; its rows
 join the table as it ends, and an account that cannot be checked says why under the table
 without hiding the others. Enter opens the object in its account (the app moves there first);
-fixing and silencing are ``:check``'s, on the account the app is on.
+``f`` sends a row's fix to that row's account, after the usual confirmation naming it, and
+checks that account again. Silencing is ``:check``'s, on the account the app is on.
 
 Bindings:
 
 | Key | Id | Description |
 | :- | :- | :- |
 | enter | table.select | The finding's object, in its account |
+| f | fanout_check.fix | Fix the row's finding in its account (confirmed first) |
 | r | fanout_check.refresh | Check every account again |
 """
 
@@ -25,18 +27,29 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from screens.accounts.switch import switch_account
-from screens.app_surface import surface
+from screens.app_surface import Change, surface
 from screens.frame import ShellScreen
 from screens.navigation import OpenItem
 from tui.accounts.fanout import CheckRequest, FanoutSessions
-from tui.accounts.fanout_check import check_all, finding_cells, problem_lines, totals_line
+from tui.accounts.fanout_check import (
+    check_all,
+    check_one,
+    finding_cells,
+    problem_lines,
+    totals_line,
+)
+from tui.accounts.switch import AccountUnavailable
+from tui.api.changes import change_target
+from tui.api.errors import CloudError
 from tui.check.account import PARENT
 from tui.check.display import SEVERITY_TONES
 from tui.check.model import Finding
-from tui.check.run import AccountCheck
+from tui.check.run import AccountCheck, apply_fix
 from tui.check.silences import Silences
+from tui.refresh import describe_error, error_title
 from tui.resources.areas import SPECS
 from tui.resources.rows import TableColumn, TableRow
+from tui.session.runtime import Session
 from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
@@ -55,6 +68,13 @@ class FanoutCheckScreen(ShellScreen):
     """The check of several accounts; the sessions it opened close with it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "f",
+            "fix",
+            "Fix",
+            id="fanout_check.fix",
+            tooltip="Send the row's fix to its account: previewed and confirmed first",
+        ),
         Binding("r", "refresh", "Refresh", id="fanout_check.refresh"),
     ]
 
@@ -110,6 +130,12 @@ class FanoutCheckScreen(ShellScreen):
         )
 
     def _arrived(self, check: AccountCheck) -> None:
+        table = self.query_one(ResourceTable)
+        gone = [key for key, (account, _f) in self.findings.items() if account == check.account]
+        for key in gone:  # the account checked again: its rows are replaced
+            del self.findings[key]
+        if gone:
+            table.update_rows(list(self.findings))
         self.checks[check.account] = check
         rows = []
         for finding in check.findings:
@@ -120,7 +146,7 @@ class FanoutCheckScreen(ShellScreen):
             sort = (check.account, -finding.severity, *cells[2:])
             rows.append(TableRow(key, cells, sort, tone, " ".join(cells).lower()))
         if self.is_mounted:
-            self.query_one(ResourceTable).append_rows(rows)
+            table.append_rows(rows)
             self._draw()
 
     def _draw(self) -> None:
@@ -159,6 +185,51 @@ class FanoutCheckScreen(ShellScreen):
             app.post_message(OpenItem(spec, item, params))
 
         switch_account(app, account, then=open_it)
+
+    def action_fix(self) -> None:
+        """Send the fix of the row under the cursor to the row's account."""
+        key = self.query_one(ResourceTable).cursor_key
+        found = self.findings.get(key) if key is not None else None
+        if found is None:
+            return
+        account, finding = found
+        if not finding.requests:
+            manual = shown(finding.rule.manual)
+            self.app.notify(f"No request fixes this: {manual}", title="Fix", markup=False)
+            return
+        if self.sessions.read_only(account):
+            self.app.notify(f"{shown(account)} is read-only.", title="Fix", markup=False)
+            return
+        try:
+            session = self.sessions.session(account)
+        except AccountUnavailable as exc:
+            self.app.notify(shown(exc), title=shown(account), severity="error", markup=False)
+            return
+        self._fix(session, finding)
+
+    @work(group="fanout-check-fix", exclusive=True, exit_on_error=False, name="fixing a finding")
+    async def _fix(self, session: Session, finding: Finding) -> None:
+        from screens.home.check_dialogs import fix_confirmation
+
+        if not await self.app.push_screen_wait(fix_confirmation(finding, session.mark)):
+            return
+        try:
+            with change_target(finding.subject.label):
+                await apply_fix(session.client, finding)
+        except CloudError as error:
+            self.app.notify(
+                describe_error(error),
+                title=f"{shown(session.profile_name)}: {error_title(error)}",
+                severity="error",
+                markup=False,
+            )
+            return
+        finally:
+            if session is surface(self).state.session:
+                surface(self).change_signal.publish(Change())
+        settings = surface(self).state.settings
+        name = session.profile_name
+        self._arrived(await check_one(self.sessions, name, settings, self._silences_of))
 
     async def on_unmount(self) -> None:
         await self.sessions.aclose()
