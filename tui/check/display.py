@@ -1,4 +1,4 @@
-"""How findings read on screen: severity words, savings, the fix, the request preview, the
+"""How findings read on screen: severity words, savings, the fix, the explanations, the
 summary line (headless; every value from the API goes through ``shown``)."""
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ def rule_explanation(rule: Rule) -> Shown:
 
 
 def summary(check: AccountCheck) -> Shown:
-    """``2 errors · 3 warnings · 1 info · saving ≈ $144.00/month · 1 silenced · 4 unpriced``:
-    what a narrow title needs most comes first."""
+    """``2 errors · 3 warnings · 1 info · saving ≈ $144.00/month · 1 silenced`` and the waste
+    without a price: what a narrow title needs most comes first."""
     parts = [plural(check.count(s), s.word) for s in sorted(Severity, reverse=True)]
     parts.append(f"saving ≈ {money(check.saving)}/month")
     if check.silenced:
