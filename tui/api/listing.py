@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
-from pydantic import ValidationError
 
 from tui.api import collector
 from tui.api.calls import CallingClient
@@ -128,7 +127,7 @@ class ListingClient(CallingClient):
             ) from None
         try:
             return parse_page(payload, item_model)
-        except ValidationError as error:
+        except PageFormatError as error:
             raise malformed_answer(e.method, path, str(error)) from None
 
     async def iter_all(
