@@ -68,8 +68,8 @@ def child(urls: list[str], home_url: str, expected: int) -> dict[str, Any]:
     original = FanoutPane._arrived
     began = {"t": 0.0}
 
-    def on_arrived(self: FanoutPane, listing: Any) -> None:
-        original(self, listing)
+    async def on_arrived(self: FanoutPane, listing: Any) -> None:
+        await original(self, listing)
         arrived[listing.account] = time.perf_counter() - began["t"]
 
     FanoutPane._arrived = on_arrived  # type: ignore[method-assign]

@@ -141,7 +141,11 @@ async def test_a_fanout_shares_one_bound_across_its_accounts(
 
     sessions = FanoutSessions(settings, lambda: None, opener)
     arrived: list[Any] = []
-    listings = await sessions.list_all(names, SPECS["compute.instances"], arrived.append)
+
+    async def take(listing: Any) -> None:
+        arrived.append(listing)
+
+    listings = await sessions.list_all(names, SPECS["compute.instances"], take)
     await sessions.aclose()
     assert [len(listing.items) for listing in listings] == [500 * (PAGES - 1) + 100] * 3
     assert all(item["account"] == listing.account for listing in listings for item in listing.items)

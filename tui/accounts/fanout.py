@@ -15,7 +15,7 @@ with :meth:`FanoutSessions.aclose`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -224,9 +224,10 @@ class FanoutSessions:
         self,
         names: tuple[str, ...],
         spec: ResourceSpec,
-        arrived: Callable[[AccountListing], None],
+        arrived: Callable[[AccountListing], Awaitable[None]],
     ) -> list[AccountListing]:
-        """List ``spec`` on every account at once; ``arrived`` gets each as it comes.
+        """List ``spec`` on every account at once; ``arrived`` takes each in as it comes (the
+        others' pages keep arriving meanwhile).
 
         The accounts share one bound on pages in flight (:data:`FANOUT_MAX_CONCURRENCY`),
         handed out in turn so that every account advances.
@@ -235,7 +236,7 @@ class FanoutSessions:
 
         async def one(name: str) -> AccountListing:
             result = await self.listing(name, spec, share.slots(name))
-            arrived(result)
+            await arrived(result)
             return result
 
         return list(await asyncio.gather(*(one(name) for name in names)))
