@@ -16,10 +16,13 @@ import textwrap
 from functools import cache
 from typing import Any
 
+from tui.models.base import RequestModel
+
 
 def field_help(model: Any, name: str) -> str:
     """The help of field ``name`` of pydantic model ``model``: its ``description`` when one is
-    given, else the docstring under the field in the class (or a base class) that declares it.
+    given, else (for a request model) the docstring under the field in the class (or a base
+    class) that declares it.
 
     Args:
         model: A pydantic model class.
@@ -36,12 +39,13 @@ def field_help(model: Any, name: str) -> str:
 
 @cache
 def attribute_docs(model: type) -> dict[str, str]:
-    """Every attribute docstring of ``model`` and its bases (a subclass's own win)."""
+    """Every attribute docstring of ``model`` and its request-model bases (a subclass's own
+    win)."""
     docs: dict[str, str] = {}
     for cls in reversed(model.__mro__):
-        if cls.__module__.startswith(("pydantic", "builtins")):
-            continue
-        docs.update(_own_docs(cls))
+        # Only request models' docstrings are help; a response model's are documentation.
+        if isinstance(cls, type) and issubclass(cls, RequestModel) and cls is not RequestModel:
+            docs.update(_own_docs(cls))
     return docs
 
 
