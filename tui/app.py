@@ -24,8 +24,6 @@ from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
 from screens.app_surface import Change, Runner
-from screens.details.resource_detail import ResourceDetailScreen
-from screens.dialogs.error import ErrorScreen
 from screens.keys.gate import KeyGate
 from screens.keys.on_buttons import KeysOnButtons
 from screens.lists.resource_list import ResourceListScreen
@@ -37,8 +35,6 @@ from screens.navigation import (
     OpenItem,
     TaskFailed,
 )
-from screens.shell.command_line import CommandLineScreen
-from screens.shell.help import HelpScreen, binding_rows
 from screens.shell.palette import PROVIDERS
 from tui.accounts.read_only import ReadOnlyRules
 from tui.accounts.state import AccountState, AppState, StateChange
@@ -282,6 +278,8 @@ class CloudApp(ResilientApp[int]):
             return home_screen(area)
         spec = SPECS[area.root]
         if spec.singleton:
+            from screens.details.resource_detail import ResourceDetailScreen
+
             return ResourceDetailScreen(spec, {}, {}, area_id=area.id)
         return ResourceListScreen(spec, tabs=area.tabs, area_id=area.id)
 
@@ -374,6 +372,8 @@ class CloudApp(ResilientApp[int]):
                 describe_error(error), title=error_title(error), severity="error", markup=False
             )
             return
+        from screens.dialogs.error import ErrorScreen
+
         self.push_screen(ErrorScreen(f"Unexpected error in {shown(where) or 'a task'}", error))
 
     def worker_failed(self, error: BaseException) -> None:
@@ -410,6 +410,8 @@ class CloudApp(ResilientApp[int]):
         self, spec: ResourceSpec, item: Mapping[str, Any], params: Mapping[str, Any]
     ) -> None:
         """Push the detail screen of ``item`` (listed as ``spec`` under path ``params``)."""
+        from screens.details.resource_detail import ResourceDetailScreen
+
         target = open_target(spec, item)
         self.push_screen(
             ResourceDetailScreen(target, dict(item), dict(params) if target is spec else {})
@@ -480,6 +482,8 @@ class CloudApp(ResilientApp[int]):
 
     def action_command_line(self) -> None:
         """Open the ``:`` command line."""
+        from screens.shell.command_line import CommandLineScreen  # not needed for a first frame
+
         self.push_screen(CommandLineScreen(), self.run_command)
 
     def run_command(self, text: str | None) -> None:
@@ -492,6 +496,8 @@ class CloudApp(ResilientApp[int]):
         """Show every binding of the current screen."""
         screen = self.screen
         title = getattr(screen, "help_title", lambda: screen.__class__.__name__)()
+        from screens.shell.help import HelpScreen, binding_rows
+
         self.push_screen(HelpScreen(binding_rows(screen), shown(title)))
 
     def on_help_asked(self, message: HelpAsked) -> None:

@@ -35,6 +35,7 @@ from tui.models.compute import (
     Transfer,
     TransferMonth,
 )
+from tui.models.docs import field_help
 from tui.models.volumes import Volume
 from tui.simulator import Simulator, VirtualClock
 from tui.simulator.app import DEFAULT_TIMINGS
@@ -484,9 +485,9 @@ def test_request_models_send_only_what_was_set() -> None:
     assert RescueRequest.model_validate({"devices": {"sda": {"disk_id": 5}}}).body() == {
         "devices": {"sda": {"disk_id": 5}}
     }
-    assert InstanceCreate.model_fields["root_pass"].description
-    assert "7 to 128" in (InstanceCreate.model_fields["root_pass"].description or "")
-    assert "3 to 64" in (InstanceCreate.model_fields["label"].description or "")
+    assert field_help(InstanceCreate, "root_pass")
+    assert "7 to 128" in (field_help(InstanceCreate, "root_pass") or "")
+    assert "3 to 64" in (field_help(InstanceCreate, "label") or "")
 
 
 def test_request_models_accept_the_reference_field_names() -> None:

@@ -19,7 +19,7 @@ from tui.api.errors import ApiError
 from tui.simulator import Simulator, VirtualClock
 from tui.simulator.app import DEFAULT_TIMINGS
 from tui.simulator.context import SeedContext
-from tui.simulator.handlers.compute import BALANCE_META
+from tui.simulator.handlers.compute import BALANCE_META, PublicRows
 from tui.simulator.handlers.images import CONTRACT_REGIONS
 from tui.simulator.seed import grant_restricted
 from tui.simulator.seeds.compute import _catalogues, _seed_bulk
@@ -1492,6 +1492,26 @@ async def test_scaled_simulator_lists_every_instance() -> None:
         assert made["ipv4"][0] not in {r["ipv4"][0] for r in first["data"]}
     finally:
         await client.aclose()
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ["id", "label"],
+        ["id", "_slot"],
+        ["_"],
+        ["Zone", "id"],
+        ["Zone", "_slot"],
+        ["`tick", "_a"],
+        ["a_b", "__x"],
+        ["9", "id"],
+        [],
+    ],
+)
+def test_a_page_slice_shows_no_internal_field_whatever_the_keys(keys: list[str]) -> None:
+    record = {key: n for n, key in enumerate(keys)}
+    page = PublicRows([record])[0:1]
+    assert page == [{k: v for k, v in record.items() if not k.startswith("_")}]
 
 
 async def test_a_listing_shows_no_internal_field_and_leaves_the_records_alone(
