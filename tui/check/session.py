@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 from tui.check.certificates import CertificateSource, network_source, simulator_source
@@ -61,9 +62,11 @@ class CountingClient:
         *,
         model: Any = None,
         where: Mapping[str, Any] | None = None,
+        slots: AbstractAsyncContextManager[Any] | None = None,
     ) -> AsyncIterator[Any]:
         """As the client's ``iter_all``, each page counted."""
-        async for page in self.client.iter_all(ep, path_params, model=model, where=where):
+        pages = self.client.iter_all(ep, path_params, model=model, where=where, slots=slots)
+        async for page in pages:
             self._count()
             yield page
 
