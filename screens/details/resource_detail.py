@@ -7,7 +7,7 @@ footer (greyed when not allowed), listed with the reason on the Overview tab, an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar
 
@@ -29,6 +29,7 @@ from screens.app_surface import signed_in, surface
 from screens.lists.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from screens.lists.pane_host import PaneHostScreen, make_pane
 from screens.refresh_timer import RefreshTimer
+from screens.relations.tab import relations_tab
 from tui.accounts.state import StateChange
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, NotFound
@@ -52,6 +53,16 @@ def child_params(
         if value is not None:
             out[param] = value
     return out
+
+
+ExtraTab = Callable[
+    [ResourceSpec, Mapping[str, Any], Mapping[str, Any], str], RefreshingPane | None
+]
+"""Makes a tab's pane for an item (spec, item, parent params, pane id), or None where the tab
+does not apply."""
+
+EXTRA_TABS: tuple[tuple[str, str, ExtraTab], ...] = (("Relations", "relations", relations_tab),)
+"""Tabs every detail screen has after its child tabs, where they apply: (title, id, maker)."""
 
 
 class ActionsPanel(Static):
@@ -167,6 +178,11 @@ class ResourceDetailScreen(PaneHostScreen):
                         lazy=True,
                         id=f"child-{index}",
                     )
+            for title, tab_id, make in EXTRA_TABS:
+                pane = make(spec, self.item, self.params, f"pane-{tab_id}")
+                if pane is not None:
+                    with TabPane(title, id=f"tab-{tab_id}"):
+                        yield pane
 
     def on_mount(self) -> None:
         self.refresher.configure()
