@@ -33,6 +33,7 @@ from tui.relations.answers import Dangling, Relations
 from tui.relations.cache import RelationCache, kind_of
 from tui.relations.graph import Ref
 from tui.relations.index import RelationIndex
+from tui.relations.table import RELATIONS
 from tui.resources.spec import ResourceSpec
 from tui.untrusted import Shown
 
@@ -41,6 +42,9 @@ COLUMNS = ("", "How", "What", "Name", "Via")
 object's kind and name, and the values that matched."""
 
 DIRECTION = {"uses": "uses", "used_by": "used by"}
+
+DANGLING_SOURCES = frozenset(r.source for r in RELATIONS if r.dangling)
+"""Kinds that may point at what no object owns (DNS records, balancer nodes)."""
 
 
 Cells = tuple[Shown, ...]
@@ -144,7 +148,9 @@ class RelationsPane(RefreshingPane):
             self._say(f"This {self.spec.singular} is not among the objects listed.")
             return
         answer = index.relations(subject)
-        loose = [d for d in index.dangling() if d.source == subject]
+        loose = []
+        if subject.kind in DANGLING_SOURCES:  # a search of the whole index: only where it can
+            loose = [d for d in index.dangling() if d.source == subject]
         self._rows(relation_rows(answer, loose))
         self._say(_summary(answer, len(loose), len(index.failures)))
 

@@ -28,11 +28,13 @@ class ImpactOffer:
             run, only the clean-up of the targets really deleted).
         unchecked: Listings the index could not read (their count), so the impact may be
             incomplete.
+        note: Why the impact is missing (the index took too long), '' when it is not.
     """
 
     impact: Impact
     causes: Mapping[ObjKey, ObjKey] = field(default_factory=dict)
     unchecked: int = 0
+    note: Shown = ""
 
     @property
     def requests(self) -> tuple[CleanupRequest, ...]:
@@ -41,8 +43,8 @@ class ImpactOffer:
 
     @property
     def says_anything(self) -> bool:
-        """Whether there is anything to show (a finding, or listings left unchecked)."""
-        return bool(self.impact.findings) or self.unchecked > 0
+        """Whether there is anything to show (a finding, listings left unchecked, a note)."""
+        return bool(self.impact.findings) or self.unchecked > 0 or bool(self.note)
 
     def requests_after(self, done: Iterable[ObjKey]) -> tuple[CleanupRequest, ...]:
         """The clean-up requests of the findings whose causes all went with targets in
@@ -68,6 +70,8 @@ class ImpactOffer:
             parts.append(f"{count} clean-up request{'s' if count != 1 else ''} offered")
         if self.unchecked:
             parts.append(f"{self.unchecked} listing(s) could not be read, so it may break more")
+        if self.note:
+            parts.append(self.note.rstrip("."))
         return "; ".join(parts) + "." if parts else ""
 
     def option(self) -> Shown:
