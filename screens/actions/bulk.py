@@ -125,7 +125,7 @@ async def run_bulk(
             markup=False,
         )
         return False
-    from screens.relations.impact import check_impact, clean_up
+    from screens.actions.impact import check_impact, clean_up
 
     session = surface(host).state.session
     assert session is not None  # a list of the app's account: signed in

@@ -195,7 +195,7 @@ async def offer_next(ctx: ActionContext, body: Mapping[str, Any], answer: Any) -
 async def run_plain(ctx: ActionContext, *, message: Shown = "") -> bool:
     """An action without a body: confirm (saying ``message`` if given) when the spec says so,
     then send."""
-    from screens.relations.impact import check_impact, clean_up
+    from screens.actions.impact import check_impact, clean_up
 
     confirm = ctx.action.confirm
     clean = False

@@ -7,6 +7,7 @@ footer (greyed when not allowed), listed with the reason on the Overview tab, an
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar
@@ -29,7 +30,6 @@ from screens.app_surface import signed_in, surface
 from screens.lists.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from screens.lists.pane_host import PaneHostScreen, make_pane
 from screens.refresh_timer import RefreshTimer
-from screens.relations.tab import relations_tab
 from tui.accounts.state import StateChange
 from tui.api.endpoints import REGISTRY
 from tui.api.errors import CloudError, NotFound
@@ -61,8 +61,18 @@ ExtraTab = Callable[
 """Makes a tab's pane for an item (spec, item, parent params, pane id), or None where the tab
 does not apply."""
 
-EXTRA_TABS: tuple[tuple[str, str, ExtraTab], ...] = (("Relations", "relations", relations_tab),)
-"""Tabs every detail screen has after its child tabs, where they apply: (title, id, maker)."""
+EXTRA_TABS: tuple[tuple[str, str, str], ...] = (
+    ("Relations", "relations", "screens.relations.tab:relations_tab"),
+)
+"""Tabs every detail screen has after its child tabs, where they apply: (title, id,
+``"module:function"`` of its :data:`ExtraTab` maker, imported on first use)."""
+
+
+def extra_tab(target: str) -> ExtraTab:
+    """The maker ``"module:function"`` names."""
+    module_name, _, function = target.partition(":")
+    maker: ExtraTab = getattr(importlib.import_module(module_name), function)
+    return maker
 
 
 class ActionsPanel(Static):
@@ -178,8 +188,8 @@ class ResourceDetailScreen(PaneHostScreen):
                         lazy=True,
                         id=f"child-{index}",
                     )
-            for title, tab_id, make in EXTRA_TABS:
-                pane = make(spec, self.item, self.params, f"pane-{tab_id}")
+            for title, tab_id, maker in EXTRA_TABS:
+                pane = extra_tab(maker)(spec, self.item, self.params, f"pane-{tab_id}")
                 if pane is not None:
                     with TabPane(title, id=f"tab-{tab_id}"):
                         yield pane

@@ -1,2 +1,5 @@
-"""How objects connect, on screen: the Relations tab of a detail screen, the impact of a delete
-in its confirmation with the clean-up it offers, and the ``:xray`` trees."""
+"""How objects connect, on screen: the Relations tab of a detail screen and the ``:xray`` trees.
+
+The impact of a delete in its confirmation belongs to the action flow
+(``screens.actions.impact``).
+"""

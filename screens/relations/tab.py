@@ -35,7 +35,7 @@ from tui.relations.graph import Ref
 from tui.relations.index import RelationIndex
 from tui.relations.table import RELATIONS
 from tui.resources.spec import ResourceSpec
-from tui.untrusted import Shown
+from tui.untrusted import Shown, shown
 
 COLUMNS = ("", "How", "What", "Name", "Via")
 """The table's columns: direction (``uses`` / ``used by``), the link in words, the other
@@ -161,7 +161,7 @@ class RelationsPane(RefreshingPane):
         self.refs = [ref for ref, _ in rows]
         self.lines = ["  ".join(cells) for _, cells in rows]
         for _, cells in rows:
-            table.add_row(*(Text(cell) for cell in cells))
+            table.add_row(*(Text(shown(cell)) for cell in cells))
         if rows:
             table.move_cursor(row=min(row, len(rows) - 1))
 

@@ -20,6 +20,7 @@ from tui.api.client import ApiClient
 from tui.relations.graph import Ref
 from tui.relations.index import RelationIndex
 from tui.relations.kinds import BY_NAME, Kind
+from tui.untrusted import Shown
 
 SPEC_KINDS: dict[str, str] = {
     "databases.mysql": "databases",
@@ -101,7 +102,7 @@ class RelationCache:
         kind = kind_of(spec_id)
         return self.index.ref_of(kind, item) if kind is not None else None
 
-    def progress(self, client: ApiClient) -> str:
+    def progress(self, client: ApiClient) -> Shown:
         """How far the index has got, in words (our text only)."""
         held = len(self.index.graph)
         return f"{held:,} objects held, {client.request_count:,} requests sent"

@@ -104,10 +104,10 @@ async def clean_up(host: Widget, session: Session, requests: Sequence[CleanupReq
     if not requests:
         return True
     results = await run_cleanup(session.client, requests)
-    text, all_ok = results_text(results)
+    all_ok = all(r.ok for r in results)
     done = sum(1 for r in results if r.ok)
     host.app.notify(
-        text,
+        results_text(results),
         title=f"Clean-up: {done} of {len(results)} done",
         severity="information" if all_ok else "warning",
         markup=False,
