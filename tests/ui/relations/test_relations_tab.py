@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, TabbedContent
 
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.lists.list_pane import ResourceListPane
 from screens.relations.tab import RelationsPane
-from tests.ui.helpers import make_app, settle, wait_until
+from tests.ui.helpers import demo_session, make_app, settle, wait_until
+from tui.resources.areas import SPECS
 
 WEB_PROD = "51201"
 """web-prod-1 of the demo: DNS records point at it, balancer nodes send traffic to it."""
@@ -73,3 +75,97 @@ async def test_enter_on_a_row_opens_the_other_object() -> None:
         assert isinstance(opened, ResourceDetailScreen) and opened is not screen
         assert opened.resource.id == "domains.records"
         assert opened.item.get("name") == "app"
+
+
+async def open_detail(pilot: Any, spec_id: str, view: str, params: dict[str, Any]) -> Any:
+    """The detail screen of one object, fetched by its view (as the palette opens one)."""
+    app = pilot.app
+    item = await app.state.session.client.call(view, params, model=dict)
+    app.open_detail(SPECS[spec_id], item, params)
+    await settle(pilot)
+    return app.screen
+
+
+@pytest.mark.parametrize(
+    ("spec_id", "view", "params", "row"),
+    [
+        # a volume: its instance
+        (
+            "volumes",
+            "volumes.view",
+            {"volumeId": 46001},
+            "used by  attached to  instance  web-prod-1",
+        ),
+        # a balancer: its ports, and the records pointing at its addresses
+        (
+            "loadbalancers",
+            "loadbalancers.view",
+            {"loadbalancerId": 27000},
+            "uses  has port  port  80 (http)",
+        ),
+        (
+            "loadbalancers",
+            "loadbalancers.view",
+            {"loadbalancerId": 27000},
+            "used by  DNS record pointing at it",
+        ),
+        # a cluster: its pools
+        ("k8s.clusters", "k8s.clusters.view", {"clusterId": 9100}, "uses  has pool  pool"),
+        # a bucket: the access keys limited to it
+        (
+            "object_storage.buckets",
+            "object_storage.buckets.view",
+            {"clusterId": "eu-central-1", "bucket": "eu-logs"},
+            "used by  access key limited to it  access key",
+        ),
+        # a database (opened through its engine): the instances its allow list admits
+        (
+            "databases.mongodb",
+            "databases.mongodb.view",
+            {"instanceId": 4101},
+            "uses  admits  instance",
+        ),
+        # a record: the instance it points at
+        (
+            "domains.records",
+            "domains.records.view",
+            {"domainId": 128400, "recordId": 8630028},
+            "uses  points at  instance  web-prod-1  192.0.2.2",
+        ),
+        # a record pointing at an address no object of the account owns
+        (
+            "domains.records",
+            "domains.records.view",
+            {"domainId": 128401, "recordId": 8630020},
+            "uses  points at  address  owned by no object  198.51.100.70",
+        ),
+    ],
+)
+async def test_each_kind_shows_its_relations(
+    spec_id: str, view: str, params: dict[str, Any], row: str
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_detail(pilot, spec_id, view, params)
+        assert isinstance(screen, ResourceDetailScreen)
+        pane = await relations_of(pilot, screen)
+        assert any(line.startswith(row) for line in pane.lines), pane.lines
+
+
+async def test_a_switch_of_account_drops_the_old_accounts_relations() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_item(pilot, "instances", WEB_PROD)
+        await relations_of(pilot, screen)
+        old = app.state.account
+        cache = old.relations
+        assert cache is not None and len(cache.index.graph) > 0
+        await app.move_to_account(demo_session("restricted"))
+        await settle(pilot)
+        assert app.state.account is not old
+        fresh = app.state.account.relations
+        assert fresh is None or fresh is not cache
+        # the old index no longer follows the old client's changes
+        assert cache.index.note_change not in old.session.client.change_observers
