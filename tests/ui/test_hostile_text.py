@@ -268,3 +268,27 @@ async def test_bucket_browser_object_viewer_and_local_file_names(
         await pilot.press("tab")
         await settle(pilot)
         assert_clean(app, terminal, "local file names")
+
+
+@pytest.mark.parametrize("word", ["clusters", "balancers", "instances"])
+async def test_xray_trees_draw_only_display_text(word: str, terminal: list[str]) -> None:
+    from screens.relations.xray import XrayScreen
+    from screens.shell.command_line import run_command
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        run_command(app, f"xray {word}")
+        screen = await wait_for_screen(pilot, XrayScreen)
+        await settle(pilot)
+        await wait_until(pilot, lambda: screen.xray is not None)
+        assert screen.xray is not None and screen.xray.roots, f"xray {word} is empty"
+        assert_clean(app, terminal, f"xray {word}")
+        screen.xray_tree.focus()
+        # Open the first node of each level: the labels of every level are drawn.
+        await pilot.press("down")
+        for depth in range(3):
+            await pilot.press("right")
+            await settle(pilot)
+            assert_clean(app, terminal, f"xray {word}, level {depth + 1} open")
+            await pilot.press("down")
