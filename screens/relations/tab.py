@@ -74,6 +74,14 @@ def relations_tab(
     return RelationsPane(spec, item, params, id=pane_id)
 
 
+class RelationsTable(DataTable[Text]):
+    """The rows; enter opens the row's object (said in the footer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open", id="relations.open"),
+    ]
+
+
 class RelationsPane(RefreshingPane):
     """The Relations tab; see the module docstring.
 
@@ -85,7 +93,6 @@ class RelationsPane(RefreshingPane):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open_row", "Open", id="relations.open"),
         Binding("r", "refresh_relations", "Refresh", id="relations.refresh"),
     ]
 
@@ -113,7 +120,7 @@ class RelationsPane(RefreshingPane):
 
     def compose(self) -> ComposeResult:
         yield Static(id="relations-status")
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
+        table = RelationsTable(cursor_type="row", zebra_stripes=False)
         table.add_columns(*COLUMNS)
         yield table
 
@@ -168,6 +175,7 @@ class RelationsPane(RefreshingPane):
     # -- keys -------------------------------------------------------------------------------
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row (the table's select) opens its object."""
         event.stop()
         self.action_open_row()
 
