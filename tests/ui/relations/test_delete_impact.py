@@ -116,3 +116,57 @@ async def test_a_bulk_delete_names_what_all_the_marked_items_break_and_cleans_up
         for balancer, config, node in NODES:
             params = {"loadbalancerId": balancer, "configId": config, "nodeId": node}
             assert await gone(client, "loadbalancers.nodes.view", params)
+
+
+async def test_a_delete_that_fails_sends_no_cleanup() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        client = app.state.session.client
+        app.state.session.simulator.faults.fail_next("compute.instances.delete", 1, 400)
+        modal = await open_delete(pilot)
+        await pilot.press("shift+tab", "space")
+        assert modal.option_on
+        await pilot.press("tab", *"web-prod-1", "enter")
+        await settle(pilot)
+        assert not await gone(client, "compute.instances.view", {"computeId": WEB_PROD})
+        for domain, record in RECORDS:
+            params = {"domainId": domain, "recordId": record}
+            assert not await gone(client, "domains.records.view", params)
+        assert not any(title.startswith("Clean-up") for title, _m in app.notification_log)
+
+
+async def test_after_a_partial_bulk_delete_the_failed_instance_keeps_its_nodes() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        client = app.state.session.client
+        pane = await open_area(pilot, "instances")
+        for key in ("51201", "51202"):
+            assert pane.table.move_cursor(key)
+            await pilot.press("space")
+        app.state.session.simulator.faults.fail_next("compute.instances.delete", 1, 400)
+        await pilot.press("d")
+        await wait_for_screen(pilot, ConfirmModal)
+        await pilot.press("shift+tab", "space", "tab", *"delete 2", "enter")
+        progress = await wait_for_screen(pilot, BulkProgressModal)
+        await wait_until(pilot, lambda: progress.summary is not None)
+        await wait_until(
+            pilot,
+            lambda: any(t.startswith("Clean-up") for t, _m in app.notification_log),
+            what="the clean-up reported",
+        )
+        await pilot.press("enter")
+        await settle(pilot)
+        deleted = {
+            ident
+            for ident in (51201, 51202)
+            if await gone(client, "compute.instances.view", {"computeId": ident})
+        }
+        assert len(deleted) == 1
+        nodes = await client.fetch_all(
+            "loadbalancers.nodes.list", {"loadbalancerId": 27000, "configId": 41000}, model=dict
+        )
+        left = {node["address"] for node in nodes}
+        kept, removed = ("192.168.128.2", "192.168.128.3")[:: 1 if 51202 in deleted else -1]
+        assert kept in left and removed not in left, left
