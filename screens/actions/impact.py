@@ -31,6 +31,9 @@ IMPACT_WAIT = 20.0
 """Seconds a confirmation waits for the relations index (the first build of a large account);
 past that it opens saying the impact was not checked."""
 
+NOTICE_AFTER = 0.5
+"""Seconds after which the user is told why the confirmation is not open yet."""
+
 ENSURED_AT_MOST = 20
 """Targets whose on-demand parts are fetched before a bulk confirmation (three requests each);
 beyond that the counts of what goes with them may be short, what they break is not."""
@@ -74,13 +77,24 @@ async def check_impact(
     if found is None or not items or cache is None or session is not state.session:
         return None
     action, kind = found
+    work = asyncio.ensure_future(_prepared(cache, session, kind, items))
     try:
-        await asyncio.wait_for(_prepared(cache, session, kind, items), IMPACT_WAIT)
+        done, _pending = await asyncio.wait({work}, timeout=NOTICE_AFTER)
+        if not done:
+            # The first look of a visit lists the account's relations: say why nothing opens.
+            host.app.notify(
+                "Looking up what this breaks (the first time lists the account's relations)…",
+                title="Impact",
+                timeout=3,
+            )
+        await asyncio.wait_for(work, IMPACT_WAIT - NOTICE_AFTER)
     except TimeoutError:
         note: Shown = f"What it breaks was not checked: the relations took over {IMPACT_WAIT:g} s."
         return ImpactCheck(ImpactOffer(cache.index.impact([], action), note=note), ())
     except CloudError:
         pass  # a listing the index could not read is counted in the offer as not checked
+    finally:
+        work.cancel()  # the dialog's flow was cancelled meanwhile: stop fetching for it
     refs = tuple(cache.index.ref_of(kind, item) for item in items)
     targets = [ref for ref in refs if ref is not None]
     return ImpactCheck(offer_for(cache.index, targets, action), refs)
