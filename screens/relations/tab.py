@@ -47,6 +47,10 @@ DANGLING_SOURCES = frozenset(r.source for r in RELATIONS if r.dangling)
 """Kinds that may point at what no object owns (DNS records, balancer nodes)."""
 
 
+ROWS_SHOWN = 1000
+"""Rows the table holds at most (a tag may be carried by thousands of objects: the table
+measures every row before its first frame); the rest are counted in a last row."""
+
 Cells = tuple[Shown, ...]
 """One row's cells, in the order of :data:`COLUMNS`."""
 
@@ -165,6 +169,9 @@ class RelationsPane(RefreshingPane):
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
+        if len(rows) > ROWS_SHOWN:
+            more = f"{len(rows) - ROWS_SHOWN:,} more"
+            rows = [*rows[:ROWS_SHOWN], (None, ("", f"… and {more}", "", "", ""))]
         self.refs = [ref for ref, _ in rows]
         self.lines = ["  ".join(cells) for _, cells in rows]
         for _, cells in rows:

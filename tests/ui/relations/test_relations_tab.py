@@ -169,3 +169,17 @@ async def test_a_switch_of_account_drops_the_old_accounts_relations() -> None:
         assert fresh is None or fresh is not cache
         # the old index no longer follows the old client's changes
         assert cache.index.note_change not in old.session.client.change_observers
+
+
+async def test_a_long_list_of_relations_is_cut_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    import screens.relations.tab as tab
+
+    monkeypatch.setattr(tab, "ROWS_SHOWN", 3)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_item(pilot, "instances", WEB_PROD)
+        pane = await relations_of(pilot, screen)
+        assert len(pane.lines) == 4
+        assert pane.lines[-1].strip().startswith("… and ")
+        assert pane.refs[-1] is None
