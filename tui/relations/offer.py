@@ -59,7 +59,7 @@ class ImpactOffer:
 
     def summary(self) -> Shown:
         """One sentence for the confirmation's message (our text and counts only)."""
-        broken = sum(1 for f in self.impact.findings if f.effect == "breaks")
+        broken = sum(1 for f in self.impact.findings if f.effect in ("breaks", "replaced"))
         parts: list[str] = []
         if broken:
             parts.append(f"It breaks {broken} thing{'s' if broken != 1 else ''} (listed below)")

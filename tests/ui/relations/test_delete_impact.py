@@ -170,3 +170,18 @@ async def test_after_a_partial_bulk_delete_the_failed_instance_keeps_its_nodes()
         left = {node["address"] for node in nodes}
         kept, removed = ("192.168.128.2", "192.168.128.3")[:: 1 if 51202 in deleted else -1]
         assert kept in left and removed not in left, left
+
+
+async def test_a_recycle_says_the_instances_are_replaced() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "k8s")
+        assert pane.table.move_cursor("9100")
+        await pilot.press("c")
+        modal = await wait_for_screen(pilot, ConfirmModal)
+        assert "will be replaced by new ones with new addresses" in modal.preview
+        assert "It breaks 1 thing" in modal.message
+        assert not modal.option  # nothing to clean up after a recycle
+        await pilot.press("escape")
+        await settle(pilot)
