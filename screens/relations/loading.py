@@ -35,7 +35,12 @@ def cache_of(node: Widget) -> tuple[RelationCache, Session] | None:
 
 
 async def ready_index(
-    node: Widget, cache: RelationCache, session: Session, say: Callable[[str], None]
+    node: Widget,
+    cache: RelationCache,
+    session: Session,
+    say: Callable[[str], None],
+    *,
+    force: bool = False,
 ) -> RelationIndex:
     """The index, built or brought up to date, ``say`` told the progress while it is fetched.
 
@@ -44,6 +49,7 @@ async def ready_index(
         cache: The account's relations index.
         session: Its session (the client fetches).
         say: Shows one line of progress (our text only).
+        force: List everything again (``r``), not only what is missing or old.
     """
     client = session.client
 
@@ -54,7 +60,7 @@ async def ready_index(
     timer = node.set_interval(PROGRESS_EVERY, tick)
     say("Loading relations…")
     try:
-        return await cache.ready(client)
+        return await cache.ready(client, force=force)
     finally:
         timer.stop()
 

@@ -12,7 +12,7 @@ Bindings:
 | Key | Id | Description |
 | :- | :- | :- |
 | enter | relations.open | Open the object of the row |
-| r | relations.refresh | Bring the relations up to date |
+| r | relations.refresh | List the relations again |
 """
 
 from __future__ import annotations
@@ -121,6 +121,8 @@ class RelationsPane(RefreshingPane):
         """The rows as text, cells two spaces apart (what the table shows)."""
         self.status: Shown = ""
         self.index: RelationIndex | None = None
+        self._force = False
+        """The next refresh lists everything again (``r``)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="relations-status")
@@ -139,7 +141,8 @@ class RelationsPane(RefreshingPane):
             return
         cache, session = found
         try:
-            index = await ready_index(self, cache, session, self._say)
+            force, self._force = self._force, False
+            index = await ready_index(self, cache, session, self._say, force=force)
             subject = cache.subject(self.spec.id, self.item)
             if subject is not None:
                 await index.ensure(session.client, subject)
@@ -195,7 +198,8 @@ class RelationsPane(RefreshingPane):
             self.app.notify("Nothing to open on this row.", title="Relations")
 
     def action_refresh_relations(self) -> None:
-        """Bring the relations up to date."""
+        """List the relations again (every listing, concurrently)."""
+        self._force = True
         self.refresh_now()
 
 

@@ -13,7 +13,7 @@ Bindings:
 | space | xray.toggle | Expand or collapse the node |
 | right, l | xray.expand | Expand the node |
 | left, h | xray.collapse | Collapse the node (on a leaf or a closed node: go to its parent) |
-| r | xray.refresh | Bring the tree up to date |
+| r | xray.refresh | List the relations again and redraw the tree |
 """
 
 from __future__ import annotations
@@ -128,13 +128,13 @@ class XrayScreen(ShellScreen):
         self.query_one("#xray-status", Static).update(Text(text))
 
     @work(group="xray", exclusive=True, exit_on_error=False, name="loading the xray tree")
-    async def _load(self) -> None:
+    async def _load(self, force: bool = False) -> None:
         found = cache_of(self)
         if found is None:
             return
         cache, session = found
         try:
-            index = await ready_index(self, cache, session, self._say)
+            index = await ready_index(self, cache, session, self._say, force=force)
         except CloudError as error:
             self._say(describe_error(error))
             return
@@ -199,8 +199,12 @@ class XrayScreen(ShellScreen):
             self.app.notify("Nothing to open here.", title="xray")
 
     def action_refresh_tree(self) -> None:
-        """Bring the index and the tree up to date."""
-        self._load()
+        """List the relations again and redraw the tree (what was open stays open)."""
+        self._load(force=True)
+
+    def refresh_all(self) -> None:
+        """``:refresh``: as ``r``."""
+        self.action_refresh_tree()
 
     def help_title(self) -> str:
         """What the help screen calls this screen."""

@@ -81,14 +81,19 @@ class RelationCache:
         rows = [row for row in items if isinstance(row, Mapping)]
         return await self.index.feed_in_turns(kind.name, rows, parent)
 
-    async def ready(self, client: ApiClient) -> RelationIndex:
+    async def ready(self, client: ApiClient, *, force: bool = False) -> RelationIndex:
         """The index with every eager listing fetched (the first time) or brought up to date
-        (afterwards); concurrent callers share one build."""
+        (afterwards); concurrent callers share one build.
+
+        Args:
+            client: The account's client.
+            force: List everything again, however recent (the user asked for a refresh).
+        """
         async with self._lock:
             self.building = True
             try:
                 if self.built:
-                    await self.index.refresh(client)
+                    await self.index.refresh(client, force=force)
                 else:
                     await self.index.build(client)
                     self.built = True

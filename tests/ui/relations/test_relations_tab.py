@@ -183,3 +183,21 @@ async def test_a_long_list_of_relations_is_cut_and_counted(monkeypatch: pytest.M
         assert len(pane.lines) == 4
         assert pane.lines[-1].strip().startswith("… and ")
         assert pane.refs[-1] is None
+
+
+async def test_once_cached_the_tab_asks_nothing_and_r_lists_everything_again() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await open_item(pilot, "instances", WEB_PROD)
+        pane = await relations_of(pilot, screen)
+        client = app.state.session.client
+        sent = client.request_count
+        pane.refresh_now()  # what its timer does
+        await settle(pilot)
+        assert client.request_count == sent
+        pane.query_one(DataTable).focus()
+        await pilot.press("r")
+        await settle(pilot)
+        domains = len(await client.fetch_all("domains.list", model=dict))
+        assert client.request_count - sent > domains  # the records of every domain, and more
