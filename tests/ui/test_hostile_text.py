@@ -7,8 +7,9 @@ with it, keyboard first where a user would, and after each one checks what the a
 terminal (:mod:`tests.ui.terminal_output`): no control character from data, no widget that drew
 one raw (editors of a raw value aside: the render filter shows theirs), no table row or title
 taller than its line. The walk covers every area's lists (with their tabs), the detail of an
-item with each of its tabs, every dialog an action opens and every confirmation, the palette,
-toasts, the watchlist, the activity log, the overview, the bucket browser and its object viewer,
+item with each of its tabs (its Relations tab too), every dialog an action opens and every
+confirmation (a delete's with what it breaks), the palette, toasts, the watchlist, the activity
+log, the overview, the ``:xray`` trees level by level, the bucket browser and its object viewer,
 and local file names in the transfer dialogs; the cross-account list is walked against served
 hostile simulators in ``tests/integration/test_hostile_fanout.py``.
 """
