@@ -156,6 +156,8 @@ class ConfirmModal(ModalScreen[bool]):
         self.typed = None if typed is None else (typeable(typed) or UNTYPEABLE_WORD)
         self.confirm_label = confirm_label
         self.option = option
+        self.chosen: bool | None = None
+        """Whether the option was ticked when the request was confirmed (None before)."""
 
     @property
     def shown_title(self) -> str:
@@ -214,7 +216,10 @@ class ConfirmModal(ModalScreen[bool]):
 
     @property
     def option_on(self) -> bool:
-        """True when the offered option is ticked (False when none is offered)."""
+        """True when the offered option is ticked (False when none is offered); once
+        confirmed, as it was at that moment (the dialog's widgets go with it)."""
+        if self.chosen is not None:
+            return self.chosen
         return bool(self.option) and self.query_one("#confirm-option", Tick).value
 
     @property
@@ -236,6 +241,7 @@ class ConfirmModal(ModalScreen[bool]):
     def action_confirm(self) -> None:
         """Confirm when allowed."""
         if self.matches:
+            self.chosen = self.option_on
             self.dismiss(True)
             return
         self.app.bell()
