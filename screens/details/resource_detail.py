@@ -7,7 +7,8 @@ footer (greyed when not allowed), listed with the reason on the Overview tab, an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar
 
@@ -52,6 +53,26 @@ def child_params(
         if value is not None:
             out[param] = value
     return out
+
+
+ExtraTab = Callable[
+    [ResourceSpec, Mapping[str, Any], Mapping[str, Any], str], RefreshingPane | None
+]
+"""Makes a tab's pane for an item (spec, item, parent params, pane id), or None where the tab
+does not apply."""
+
+EXTRA_TABS: tuple[tuple[str, str, str], ...] = (
+    ("Relations", "relations", "screens.relations.tab:relations_tab"),
+)
+"""Tabs every detail screen has after its child tabs, where they apply: (title, id,
+``"module:function"`` of its :data:`ExtraTab` maker, imported on first use)."""
+
+
+def extra_tab(target: str) -> ExtraTab:
+    """The maker ``"module:function"`` names."""
+    module_name, _, function = target.partition(":")
+    maker: ExtraTab = getattr(importlib.import_module(module_name), function)
+    return maker
 
 
 class ActionsPanel(Static):
@@ -167,6 +188,11 @@ class ResourceDetailScreen(PaneHostScreen):
                         lazy=True,
                         id=f"child-{index}",
                     )
+            for title, tab_id, maker in EXTRA_TABS:
+                pane = extra_tab(maker)(spec, self.item, self.params, f"pane-{tab_id}")
+                if pane is not None:
+                    with TabPane(title, id=f"tab-{tab_id}"):
+                        yield pane
 
     def on_mount(self) -> None:
         self.refresher.configure()

@@ -154,6 +154,7 @@ class ResourceListPane(RefreshingPane):
         self.fetching = True
         self._update_header()
         cancelled = False
+        whole = False
         try:
             if not self.loaded:
                 await self._stream()
@@ -173,6 +174,7 @@ class ResourceListPane(RefreshingPane):
             raise
         else:
             self._succeeded(bool(self.changing))
+            whole = True
         finally:
             # Even a failed first load counts as loaded: the next refresh diffs what arrived.
             self.loaded = self.loaded or not cancelled
@@ -180,6 +182,14 @@ class ResourceListPane(RefreshingPane):
             self._remember()
             self._update_header()
             self._update_message()
+        if whole:
+            await self._feed_relations()
+
+    async def _feed_relations(self) -> None:
+        """Hand the whole list to the account's relations index (it lists nothing twice)."""
+        cache = surface(self).state.relation_cache()
+        if cache is not None:
+            await cache.feed(self.spec.id, self.params, list(self.items.values()))
 
     async def _stream(self) -> None:
         """First load: show rows page by page as they arrive."""

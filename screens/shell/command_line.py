@@ -53,10 +53,15 @@ class CommandLineScreen(ModalScreen[str | None]):
 
     def _matches(self, text: str) -> list[str]:
         """Completions of ``text``: profiles after ``account``, areas and profiles after
-        ``fanout``, else areas and commands."""
+        ``fanout``, trees after ``xray``, else areas and commands."""
+        from tui.relations.xray import complete_xray  # the relations load when first needed
+
         names = self._profiles()
         return (
-            complete_account(text, names) or complete_fanout(text, names) or complete_command(text)
+            complete_account(text, names)
+            or complete_fanout(text, names)
+            or complete_xray(text)
+            or complete_command(text)
         )
 
     def compose(self) -> ComposeResult:
@@ -126,6 +131,26 @@ class ShowsJson(Protocol):
         ...
 
 
+ARGUMENT_COMMANDS: dict[str, str] = {
+    "xray": "screens.relations.xray:open_xray",
+}
+"""``:`` words followed by an argument -> ``"module:function"`` taking the app and the rest of
+the line (imported on first use)."""
+
+
+def _argument_command(app: App[Any], text: str) -> bool:
+    """A word of :data:`ARGUMENT_COMMANDS` with its argument: True when ``text`` was one."""
+    import importlib
+
+    word, _, rest = text.strip().lstrip(":").partition(" ")
+    target = ARGUMENT_COMMANDS.get(word.lower())
+    if target is None:
+        return False
+    module_name, _, function = target.partition(":")
+    getattr(importlib.import_module(module_name), function)(app, rest.strip())
+    return True
+
+
 def run_command(app: App[Any], text: str | None) -> None:
     """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in.
 
@@ -136,6 +161,8 @@ def run_command(app: App[Any], text: str | None) -> None:
     if not text:
         return
     word = text.strip().lstrip(":").lower()
+    if _argument_command(app, text):
+        return
     if _account_command(app, text, word) or _builtin_command(app, word):
         return
     home = home_area(word)

@@ -7,8 +7,9 @@ with it, keyboard first where a user would, and after each one checks what the a
 terminal (:mod:`tests.ui.terminal_output`): no control character from data, no widget that drew
 one raw (editors of a raw value aside: the render filter shows theirs), no table row or title
 taller than its line. The walk covers every area's lists (with their tabs), the detail of an
-item with each of its tabs, every dialog an action opens and every confirmation, the palette,
-toasts, the watchlist, the activity log, the overview, the account check and its dialogs, the
+item with each of its tabs (its Relations tab too), every dialog an action opens and every
+confirmation (a delete's with what it breaks), the palette, toasts, the watchlist, the activity
+log, the overview, the account check and its dialogs, the ``:xray`` trees level by level, the
 bucket browser and its object viewer, and local file names in the transfer dialogs; the
 cross-account list, overview and check are walked against served hostile simulators in
 ``tests/integration/test_hostile_fanout.py``.
@@ -321,3 +322,27 @@ async def test_bucket_browser_object_viewer_and_local_file_names(
         await pilot.press("tab")
         await settle(pilot)
         assert_clean(app, terminal, "local file names")
+
+
+@pytest.mark.parametrize("word", ["clusters", "balancers", "instances"])
+async def test_xray_trees_draw_only_display_text(word: str, terminal: list[str]) -> None:
+    from screens.relations.xray import XrayScreen
+    from screens.shell.command_line import run_command
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        run_command(app, f"xray {word}")
+        screen = await wait_for_screen(pilot, XrayScreen)
+        await settle(pilot)
+        await wait_until(pilot, lambda: screen.xray is not None)
+        assert screen.xray is not None and screen.xray.roots, f"xray {word} is empty"
+        assert_clean(app, terminal, f"xray {word}")
+        screen.xray_tree.focus()
+        # Open the first node of each level: the labels of every level are drawn.
+        await pilot.press("down")
+        for depth in range(3):
+            await pilot.press("right")
+            await settle(pilot)
+            assert_clean(app, terminal, f"xray {word}, level {depth + 1} open")
+            await pilot.press("down")

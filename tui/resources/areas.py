@@ -189,6 +189,7 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "export": "export",
     "account": "account",
     "fanout": "fanout",
+    "xray": "xray",
 }
 """Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home.areas`)."""
 

@@ -142,6 +142,14 @@ def lone_dialogs(tmp_path: Path) -> list[Any]:
         ),
         ConfirmModal("Delete 60 volumes", "They go for good.", many, typed="60 volumes"),
         SilenceModal('Silence "Volume not attached" on archive_2024'),
+        # A delete's impact with the clean-up it offers: a tick between preview and input.
+        ConfirmModal(
+            "Delete instance web-1",
+            "It breaks 60 things (listed below); 60 clean-up requests offered.",
+            many,
+            typed="web-1",
+            option="Clean up too: send the 60 requests listed at the end once it succeeded",
+        ),
     ]
 
 
@@ -168,3 +176,48 @@ async def test_the_check_screen_keeps_the_focus_in_sight() -> None:
         await walk_both_sizes(pilot, screen, "CheckScreen")
         await pilot.press("S")  # the silences, in the same table
         await walk_both_sizes(pilot, screen, "CheckScreen, silences")
+
+
+async def keys_in_sight(pilot: Pilot[Any], keys: tuple[str, ...], where: str) -> None:
+    """Press ``keys`` at each size in turn, the focus in sight after each."""
+    app = pilot.app
+    for width, height in (*SIZES, SIZES[0]):
+        await pilot.resize_terminal(width, height)
+        await settle_view(pilot)
+        assert_focus_visible(app, f"{where} at {width}x{height}")
+        for key in keys:
+            await press_and_settle(pilot, key)
+            await settle(pilot)
+            assert_focus_visible(app, f"{where} at {width}x{height} after {key}")
+
+
+async def test_the_relations_tab_and_the_xray_tree_keep_the_focus_in_sight() -> None:
+    from textual.widgets import DataTable, TabbedContent
+
+    from screens.lists.list_pane import ResourceListPane
+    from screens.relations.tab import RelationsPane
+    from screens.relations.xray import XrayScreen
+    from screens.shell.command_line import run_command
+    from tests.ui.helpers import wait_until
+
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await settle(pilot)
+        app.go_to_area("instances")
+        await settle(pilot)
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        assert pane.table.move_cursor("51201")
+        pane.table.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        app.screen.query_one("#detail-tabs", TabbedContent).active = "tab-relations"
+        await settle(pilot)
+        relations = app.screen.query_one(RelationsPane)
+        await wait_until(pilot, lambda: relations.loaded)
+        relations.query_one(DataTable).focus()
+        await keys_in_sight(pilot, ("end", "home"), "the Relations tab")
+        run_command(app, "xray balancers")
+        xray = await wait_for_screen(pilot, XrayScreen)
+        await settle(pilot)
+        xray.xray_tree.focus()
+        await keys_in_sight(pilot, ("down", "right", "down", "space", "end"), "xray balancers")
