@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.notifications import SeverityLevel
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -90,7 +91,7 @@ class ConflictModal(PickOneModal):
             yield Static(Text(self.hint), classes="pick-hint")
 
 
-def _say(ctx: ActionContext, message: Shown, severity: str = "information") -> None:
+def _say(ctx: ActionContext, message: Shown, severity: SeverityLevel = "information") -> None:
     ctx.app.notify(message, title=TITLE, severity=severity, markup=False)
 
 

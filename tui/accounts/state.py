@@ -31,6 +31,7 @@ from tui.session.config import Settings
 from tui.session.runtime import Session
 
 if TYPE_CHECKING:
+    from tui.history.commands import CommandHistory
     from tui.home.activity import ActivityLog
     from tui.home.undo import UndoJournal
     from tui.home.watchlist import Watchlist
@@ -65,6 +66,8 @@ class AccountState:
             cannot be written).
         watchlist: The account's bookmarks (same).
         undo_journal: The changes of this visit and their undo.
+        commands: The ``:`` commands of the account's profile, kept across runs (None until
+            opened, or when the data folder cannot be written).
         on_change: Told what changed (the app repaints or re-checks); None once detached.
     """
 
@@ -80,6 +83,7 @@ class AccountState:
     activity: ActivityLog | None = None
     watchlist: Watchlist | None = None
     undo_journal: UndoJournal | None = None
+    commands: CommandHistory | None = None
     on_change: Callable[[StateChange], None] | None = None
     _context: UserContext | None = field(default=None, init=False, repr=False)
 
