@@ -20,6 +20,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static, TabbedContent, TabPane
 
 from screens.actions.edit_as_text import DETAIL_BINDING, start_text_edit, text_action
+from screens.actions.plugin_keys import bind_plugins, start_plugin
 from screens.actions.start import (
     action_for_key,
     add_action_bindings,
@@ -171,6 +172,7 @@ class ResourceDetailScreen(PaneHostScreen):
                     )
 
     def on_mount(self) -> None:
+        bind_plugins(self, self.resource)  # the config's [[plugins]] of this area
         self.refresher.configure()
         self._show_item()
         self.query_one(DetailPanel).focus()
@@ -297,6 +299,8 @@ class ResourceDetailScreen(PaneHostScreen):
         return all(a.key != action.key for a in pane.spec.actions)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "plugin" and self._in_child_pane():
+            return False  # the child tab's own plugins, if any
         if action == "edit_text":
             # In a child tab, E belongs to that tab's list.
             return text_action(self.resource) is not None and not self._in_child_pane()
@@ -343,6 +347,10 @@ class ResourceDetailScreen(PaneHostScreen):
         start_action(
             self, self, self.resource, action, item, params, partial(self._after_action, action)
         )
+
+    def action_plugin(self, index: int) -> None:
+        """Run the config file's plugin ``index`` on the item."""
+        start_plugin(self, self, self.resource, self.item, index)
 
     def action_edit_text(self) -> None:
         """Edit the item as a TOML document."""

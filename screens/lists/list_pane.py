@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from screens.actions.edit_as_text import LIST_BINDING, start_text_edit, text_action
+from screens.actions.plugin_keys import bind_plugins, start_plugin
 from screens.actions.start import (
     action_for_key,
     add_action_bindings,
@@ -121,6 +122,7 @@ class ResourceListPane(RefreshingPane):
     def on_mount(self) -> None:
         # Textual also calls RefreshingPane.on_mount (handlers run along the MRO).
         self._update_header()
+        bind_plugins(self, self.spec)  # the config's [[plugins]] of this area
 
     @property
     def table(self) -> ResourceTable:
@@ -567,6 +569,10 @@ class ResourceListPane(RefreshingPane):
         item = self._target(action)
         params = self.spec.params_for(item, self.params) if item else dict(self.params)
         start_action(self, self.screen, self.spec, action, item, params, self._after_action)
+
+    def action_plugin(self, index: int) -> None:
+        """Run the config file's plugin ``index`` on the item under the cursor."""
+        start_plugin(self, self.screen, self.spec, self.current_item, index)
 
     def action_edit_text(self) -> None:
         """Edit the marked rows (else the row under the cursor) as one TOML document."""
