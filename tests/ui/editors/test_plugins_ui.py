@@ -12,8 +12,15 @@ from screens.dialogs.confirm import ConfirmModal
 from screens.editors.plugins import PluginOutputModal
 from screens.shell.help import binding_rows
 from tests.ui.fake_tools import make_fake, record
-from tests.ui.helpers import demo_session, make_app, open_area, settle, started, wait_for_screen
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import (
+    demo_session,
+    make_app,
+    open_area,
+    settle,
+    started,
+    wait_for_screen,
+    wait_until,
+)
 
 WEB = "51201"
 
@@ -36,6 +43,11 @@ def hostile_plugin() -> dict[str, Any]:
         "mode": "background",
         "confirm": True,
     }
+
+
+def canaries(folder: Path) -> list[Path]:
+    """The files a hostile label would have made, had any part of it run."""
+    return sorted(folder.glob("canary*"))
 
 
 def link_tools(bin_dir: Path, *names: str) -> None:
@@ -103,7 +115,7 @@ async def test_a_hostile_label_reaches_a_shell_plugin_as_data_and_is_never_run(
         await settle(pilot)
         assert panel.run.status == 0, panel.run.problem
         assert f"label={hostile}" in panel.text() and f"env={hostile}" in panel.text()
-        assert sorted(tmp_path.glob("canary*")) == []  # no part of the label ran
+        assert canaries(tmp_path) == []  # no part of the label ran
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, PluginOutputModal)
