@@ -107,7 +107,7 @@ class PluginOutputModal(ModalScreen[None]):
     PluginOutputModal > Vertical {
         width: 90%; height: 80%; border: round $primary; background: $surface; padding: 0 1;
     }
-    PluginOutputModal #plugin-title { text-style: bold; height: auto; }
+    PluginOutputModal #plugin-title { text-style: bold; height: 1; }
     PluginOutputModal #plugin-command { color: $text-muted; height: auto; }
     PluginOutputModal VerticalScroll { height: 1fr; border-left: blank; }
     PluginOutputModal VerticalScroll:focus { border-left: outer $accent; }
@@ -135,15 +135,18 @@ class PluginOutputModal(ModalScreen[None]):
         if self.show in self.run.listeners:
             self.run.listeners.remove(self.show)
 
-    def text(self) -> str:
+    def text(self) -> Shown:
         """The output as shown."""
         return shown(self.run.output, lines=True)
 
     def show(self) -> None:
         """Draw the run as it is now."""
         title = f"{shown(self.run.call.title)}: {self.run.state()}"
-        self.query_one("#plugin-title", Static).update(Text(title))
-        self.query_one("#plugin-output", Static).update(Text(self.text() or "(no output yet)"))
+        self.query_one("#plugin-title", Static).update(
+            Text(title, no_wrap=True, overflow="ellipsis")
+        )
+        output: Shown = self.text() or "(no output yet)"
+        self.query_one("#plugin-output", Static).update(Text(output))
         stop = "x stop · " if self.run.running else ""
         hint = f"{stop}esc close" + (" (it keeps running)" if self.run.running else "")
         self.query_one("#plugin-hint", Static).update(Text(hint))

@@ -42,9 +42,6 @@ from tui.untrusted import Shown, shown
 if TYPE_CHECKING:
     from screens.actions.context import ActionContext
 
-ENDPOINTS: tuple[str, ...] = ()
-"""The operations are each kind's own view and update, read from its spec."""
-
 TITLE = "Edit as text"
 
 CHOICES: tuple[tuple[str, str], ...] = (
@@ -87,7 +84,7 @@ class ConflictModal(PickOneModal):
             yield Static(Text(self.title_text), classes="pick-title")
             with VerticalScroll(id="conflict-lines"):
                 yield Static(Text(self.lines()))
-            yield OptionList(*(Option(Text(text), id=key) for text, key in self.options))
+            yield OptionList(*(Option(Text(shown(text)), id=key) for text, key in self.options))
             yield Static(Text(self.hint), classes="pick-hint")
 
 
@@ -154,10 +151,11 @@ async def _edited_plan(ctx: ActionContext, document: EditDocument, text: str) ->
             return None
         review = review_text(document, edited)
         if review.status == "cancelled":
-            _say(ctx, review.message)
+            _say(ctx, shown(review.message))
             return None
         if review.plan is None:
-            _say(ctx, f"{review.message} They are written above their lines.", "warning")
+            said = shown(f"{review.message} They are written above their lines.")
+            _say(ctx, said, "warning")
             text = review.text
             continue
         if await _confirm(ctx, document, review.plan):
@@ -244,5 +242,5 @@ async def edit_as_text(
             said = f"{sent} sent, {len(failures)} refused: " + "; ".join(failures)
             _say(ctx, shown(said), "error")
         else:
-            _say(ctx, f"{_plural(ctx, sent)} changed.")
+            _say(ctx, shown(f"{_plural(ctx, sent)} changed."))
         return sent > 0
