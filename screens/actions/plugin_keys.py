@@ -19,7 +19,7 @@ from screens.app_surface import surface
 from tui.resources.areas import AREA_OF_SPEC
 from tui.resources.spec import ResourceSpec
 from tui.untrusted import shown
-from widgets.textual_private import bind_last
+from widgets.textual_private import bind_first, bindings_after_keymap
 
 FLOW = "screens.editors.plugins:run_plugin"
 """The flow, imported on first use (the editors sit above this package)."""
@@ -49,8 +49,11 @@ def plugin_bindings(node: DOMNode, spec: ResourceSpec) -> list[Binding]:
 
 
 def bind_plugins(node: DOMNode, spec: ResourceSpec) -> None:
-    """Bind the plugins of ``spec``'s area on ``node``, after its own keys."""
-    bind_last(node, plugin_bindings(node, spec))
+    """Bind the plugins of ``spec``'s area on ``node``, before its own keys: the user asked
+    for them, so the footer shows them before the built-in actions (it has room for few).
+    A key the node has already keeps its built-in meaning (the config check reports it)."""
+    taken = bindings_after_keymap(node).key_to_bindings
+    bind_first(node, [b for b in plugin_bindings(node, spec) if b.key not in taken])
 
 
 def start_plugin(

@@ -197,7 +197,7 @@ async def _confirmed(app: App[Any], call: PluginCall) -> bool:
     where = "in the background" if call.plugin.mode == "background" else "with the terminal"
     modal = ConfirmModal(
         f"Run {shown(call.title)}?",
-        f"Runs this command {where}, each value one argument (no shell):",
+        f"Runs this command {where}; each of the item's values is one argument:",
         shown(call.command_line()),
         confirm_label="Run",
     )

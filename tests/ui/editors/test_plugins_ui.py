@@ -120,3 +120,21 @@ async def test_a_hostile_label_reaches_a_shell_plugin_as_data_and_is_never_run(
         await settle(pilot)
         assert not isinstance(app.screen, PluginOutputModal)
         assert any("exited with status 0" in message for _t, message in app.notification_log)
+
+
+async def test_a_plugin_on_a_built_in_key_leaves_the_built_in_key_alone(
+    fake_bin: tuple[Path, Path],
+) -> None:
+    bin_dir, log_dir = fake_bin
+    make_fake(bin_dir, "ping", log_dir)
+    clash = {**PING, "key": "J", "title": "Clash"}
+    app = make_app(demo_session(plugins=[clash]))
+    async with started(app, (120, 40), handoffs=True) as pilot:
+        pane = await open_area(pilot, "instances")
+        assert pane.table.move_cursor(WEB)
+        ids = {b.binding.id for b in app.screen.active_bindings.values()}
+        assert "list.json" in ids and "plugin.clash" not in ids
+        await pilot.press("J")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "JsonViewScreen"
+        assert not (log_dir / "ping.json").exists()
