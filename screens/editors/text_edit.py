@@ -34,8 +34,14 @@ from screens.dialogs.pick_one import PickOneModal
 from screens.editors.handoff import edit_text
 from tui.api.errors import CloudError
 from tui.refresh import describe_error
-from tui.textedit.conflicts import Conflict, fetch_current, find_conflicts, rebase
-from tui.textedit.document import EditDocument, NotEditable, build_document, edit_target
+from tui.textedit.conflicts import Conflict, View, fetch_current, find_conflicts, rebase
+from tui.textedit.document import (
+    EditDocument,
+    EditTarget,
+    NotEditable,
+    build_document,
+    edit_target,
+)
 from tui.textedit.review import EditPlan, review_text
 from tui.untrusted import Shown, shown
 
@@ -138,6 +144,37 @@ async def _send(
     return sent, failures
 
 
+def _viewer(ctx: ActionContext) -> View:
+    """Fetches one item through the action's account."""
+
+    async def view(endpoint: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
+        answer: Mapping[str, Any] = await ctx.session.client.call(
+            endpoint, dict(params), model=dict
+        )
+        return answer
+
+    return view
+
+
+async def _fresh_document(
+    ctx: ActionContext, target: EditTarget, items: Sequence[Mapping[str, Any]], parent: Any
+) -> EditDocument:
+    """The document of the items as the server has them now: a list's rows may leave fields
+    out, and a field the document lacks would later look changed on the server. Items gone
+    meanwhile are left out.
+
+    Raises:
+        NotEditable: Every item is gone.
+        CloudError: An item could not be fetched.
+    """
+    listed = build_document(target, items, parent)
+    current = await fetch_current(listed, [e.key for e in listed.entries], _viewer(ctx))
+    if not current:
+        return listed  # no view operation: the rows are all there is
+    fresh = [current.get(e.key) for e in listed.entries]
+    return build_document(target, [item for item in fresh if item is not None], parent)
+
+
 def _plural(ctx: ActionContext, count: int) -> str:
     return f"{count} {ctx.spec.singular if count == 1 else ctx.spec.title.lower()}"
 
@@ -170,14 +207,8 @@ async def _settle_conflicts(
     """The plan to send once the items are checked against the server, a new document to
     edit (the user chose to edit again), or None (nothing to send; the user was told)."""
 
-    async def view(endpoint: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
-        answer: Mapping[str, Any] = await ctx.session.client.call(
-            endpoint, dict(params), model=dict
-        )
-        return answer
-
     try:
-        current = await fetch_current(document, plan.keys, view)
+        current = await fetch_current(document, plan.keys, _viewer(ctx))
     except CloudError as error:
         ctx.failed(error)
         return None
@@ -220,9 +251,12 @@ async def edit_as_text(
     if target is None:
         return False
     try:
-        document = build_document(target, items, parent)
-    except NotEditable as error:
-        _say(ctx, shown(error), "warning")
+        document = await _fresh_document(ctx, target, items, parent)
+    except NotEditable:
+        _say(ctx, "They no longer exist: nothing to edit.", "warning")
+        return False
+    except CloudError as error:
+        ctx.failed(error)
         return False
     text = document.text
     while True:

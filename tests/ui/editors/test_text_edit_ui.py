@@ -230,3 +230,25 @@ async def test_e_on_the_detail_screen_edits_the_item_and_a_domain_keeps_its_zone
         assert given.count("[[instance]]") == 1 and f"id = {WEB}" in given
         domains = await open_area(pilot, "domains")
         assert domains.check_action("edit_text", ()) is False  # its E is the zone edit
+
+
+async def test_the_document_is_made_from_the_items_as_the_server_has_them_now(
+    editor: tuple[Path, Path],
+) -> None:
+    bin_dir, log_dir = editor
+    app = make_app()
+    async with started(app, (120, 40), handoffs=True) as pilot:
+        pane = await open_area(pilot, "instances")
+        await app.state.session.client.call(
+            "compute.instances.update", {"computeId": WEB}, body={"label": "fresh"}, model=dict
+        )
+        assert pane.items[str(WEB)]["label"] != "fresh"  # the list has not seen it yet
+        make_step_editor(bin_dir, "fake-editor", log_dir, [[('label = "fresh"', 'label = "mine"')]])
+        assert pane.table.move_cursor(str(WEB))
+        await pilot.press("E")
+        confirm = await wait_for_screen(pilot, ConfirmModal)
+        assert 'label: "fresh" -> "mine"' in confirm.preview
+        await pilot.press("y")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConflictModal)
+        assert (await instance(app, WEB))["label"] == "mine"
