@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
 
-from screens.actions.context import ActionContext
+from screens.actions.context import ActionContext, ShowsRecord
 from screens.actions.start import check_availability, start_action
 from tui.resources.spec import Action, ResourceSpec
 from tui.textedit.action import edit_action
@@ -57,6 +57,17 @@ def text_action(spec: ResourceSpec) -> Action | None:
 
 
 _TEXT_ACTIONS: dict[str, Action | None] = {}
+
+
+def pane_text_action(node: DOMNode, spec: ResourceSpec) -> Action | None:
+    """:func:`text_action` for a list on ``node``'s screen; None in a child tab of a record
+    whose own action has ``E`` (a domain's records: ``E`` there is the record's, the zone)."""
+    screen = node.screen
+    parent = screen.subject() if isinstance(screen, ShowsRecord) else None
+    own_edit = parent is not None and any(a.key == EDIT_KEY for a in parent[0].actions)
+    if own_edit and parent is not None and parent[0].id != spec.id:
+        return None
+    return text_action(spec)
 
 
 def editable(

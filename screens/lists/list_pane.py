@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
-from screens.actions.edit_as_text import LIST_BINDING, start_text_edit, text_action
+from screens.actions.edit_as_text import LIST_BINDING, pane_text_action, start_text_edit
 from screens.actions.plugin_keys import bind_plugins, start_plugin
 from screens.actions.start import (
     action_for_key,
@@ -528,7 +528,7 @@ class ResourceListPane(RefreshingPane):
         if action == "mark_again":
             return self.can_mark_again()
         if action == "edit_text":
-            return text_action(self.spec) is not None
+            return pane_text_action(self, self.spec) is not None
         return True
 
     def _target(self, action: Action) -> dict[str, Any] | None:

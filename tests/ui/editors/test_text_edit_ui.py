@@ -252,3 +252,25 @@ async def test_the_document_is_made_from_the_items_as_the_server_has_them_now(
         await settle(pilot)
         assert not isinstance(app.screen, ConflictModal)
         assert (await instance(app, WEB))["label"] == "mine"
+
+
+async def test_a_domains_records_tab_leaves_e_to_the_domain() -> None:
+    from textual.widgets import TabbedContent
+
+    from screens.details.resource_detail import ResourceDetailScreen
+
+    app = make_app()
+    async with started(app, (120, 40)) as pilot:
+        domains = await open_area(pilot, "domains")
+        assert domains.table.move_cursor("128400")
+        await pilot.press("enter")
+        detail = await wait_for_screen(pilot, ResourceDetailScreen)
+        await settle(pilot)
+        index = next(i for i, c in enumerate(detail.resource.children) if c.title == "Records")
+        detail.query_one("#detail-tabs", TabbedContent).active = f"tab-child-{index}"
+        await settle(pilot)
+        records = detail.query_one(f"#child-{index}")
+        assert records.spec.id == "domains.records"
+        assert records.check_action("edit_text", ()) is False
+        instances = await open_area(pilot, "instances")
+        assert instances.check_action("edit_text", ()) is True
