@@ -57,7 +57,7 @@ async def _start_app() -> dict[str, Any]:
         deadline = Deadline()
         while not deadline.passed:
             prompted = prompted or isinstance(app.screen, LoginScreen)
-            user = getattr(app, "user_context", None)
+            user = app.state.user_context
             if user is not None and user.username:
                 username = user.username
                 break
