@@ -481,6 +481,7 @@ class CloudApp(ResilientApp[int]):
             await self.remove_mode(mode)  # its screens and their workers (open dialogs) go too
         self.add_area_modes()
         self.adopt_account(session)  # the old account's state goes as a whole
+        self.places.forget_all()
         if old is not None:
             await old.aclose()
         open_home_state(self)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from textual.app import App
+from textual.app import App, UnknownModeError
 from textual.screen import ModalScreen, Screen
 
 from screens.details.resource_detail import ResourceDetailScreen
@@ -67,6 +67,10 @@ class Places:
         if visit is not None:
             self.history.visit(visit)
 
+    def forget_all(self) -> None:
+        """Forget every place (the app moved to another account: its items are not these)."""
+        self.history.forget(lambda _visit: True)
+
     def note_current(self) -> None:
         """Record the screen shown now (a tab switched within it changes its place)."""
         self._screen_changed(self.app.screen)
@@ -95,7 +99,10 @@ class Places:
     async def _arrive(self, visit: Visit) -> None:
         try:
             place = visit.place
-            await self.app.switch_mode(place.area)
+            try:
+                await self.app.switch_mode(place.area)
+            except UnknownModeError:
+                return  # an area that is gone (nothing to go back to there)
             stack = self.app.screen_stack
             target = next(
                 (
