@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
 
-from screens.actions.context import ActionContext, ShowsRecord
 from screens.actions.start import check_availability, start_action
 from tui.resources.spec import Action, ResourceSpec
 from tui.textedit.action import edit_action
@@ -59,11 +58,21 @@ def text_action(spec: ResourceSpec) -> Action | None:
 _TEXT_ACTIONS: dict[str, Action | None] = {}
 
 
+@runtime_checkable
+class _ShowsRecord(Protocol):
+    """A detail screen, as :class:`screens.actions.context.ShowsRecord` says it (that module
+    loads the forms and the API: not wanted before the first frame)."""
+
+    def subject(self) -> tuple[ResourceSpec, dict[str, Any]] | None:
+        """The record shown."""
+        ...
+
+
 def pane_text_action(node: DOMNode, spec: ResourceSpec) -> Action | None:
     """:func:`text_action` for a list on ``node``'s screen; None in a child tab of a record
     whose own action has ``E`` (a domain's records: ``E`` there is the record's, the zone)."""
     screen = node.screen
-    parent = screen.subject() if isinstance(screen, ShowsRecord) else None
+    parent = screen.subject() if isinstance(screen, _ShowsRecord) else None
     own_edit = parent is not None and any(a.key == EDIT_KEY for a in parent[0].actions)
     if own_edit and parent is not None and parent[0].id != spec.id:
         return None
@@ -120,6 +129,8 @@ def start_text_edit(
     flow = getattr(importlib.import_module(module_name), function)
 
     async def run() -> bool:
+        from screens.actions.context import ActionContext  # the forms and the API: on use
+
         first = allowed[0]
         ctx = ActionContext(host, spec, action, first, spec.params_for(first, params))
         changed: bool = await flow(ctx, allowed, dict(params))
