@@ -35,7 +35,9 @@ from screens.navigation import (
     OpenItem,
     TaskFailed,
 )
+from screens.shell.hotkeys import bind_hotkeys, hotkey_command
 from screens.shell.palette import PROVIDERS
+from screens.shell.places import Places
 from tui.accounts.read_only import ReadOnlyRules
 from tui.accounts.state import AccountState, AppState, StateChange
 from tui.accounts.switch import open_account
@@ -90,6 +92,15 @@ class CloudApp(ResilientApp[int]):
             tooltip="Command line: :in, :vol, :watch, :log, :account ... (tab completes)",
         ),
         Binding("question_mark", "help", "Help", id="app.help"),
+        Binding(
+            "alt+left",
+            "go_back",
+            "Back",
+            show=False,
+            id="app.back",
+            tooltip="Back to the screen visited before, like a browser",
+        ),
+        Binding("alt+right", "go_forward", "Forward", show=False, id="app.forward"),
         Binding(
             "ctrl+p",
             "command_palette",
@@ -150,6 +161,8 @@ class CloudApp(ResilientApp[int]):
         """Holds keys typed while an action opens its dialog (see :mod:`screens.keys.gate`)."""
         self.keys_on_buttons = KeysOnButtons(self)
         """Places or explains characters typed on a button (see :mod:`screens.keys.on_buttons`)."""
+        self.places = Places(self)
+        """The screens visited: back and forward (see :mod:`screens.shell.places`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 
@@ -184,6 +197,8 @@ class CloudApp(ResilientApp[int]):
 
             stop_on_signals(lambda status: self.exit(return_code=status))
         self.key_gate.watch_screens()
+        self.places.watch()
+        bind_hotkeys(self)
         if self.state.settings.theme in self.available_themes:
             self.theme = self.state.settings.theme
         else:
@@ -468,6 +483,7 @@ class CloudApp(ResilientApp[int]):
             await self.remove_mode(mode)  # its screens and their workers (open dialogs) go too
         self.add_area_modes()
         self.adopt_account(session)  # the old account's state goes as a whole
+        self.places.forget_all()
         if old is not None:
             await old.aclose()
         open_home_state(self)
@@ -491,6 +507,20 @@ class CloudApp(ResilientApp[int]):
         from screens.shell.command_line import run_command
 
         run_command(self, text)
+
+    def action_hotkey(self, key: str) -> None:
+        """A hotkey of the config file: run its ``:`` command."""
+        self.run_command(hotkey_command(self, key))
+
+    def action_go_back(self) -> None:
+        """Back to the screen visited before."""
+        if not self.places.back():
+            self.bell()
+
+    def action_go_forward(self) -> None:
+        """Forward to the screen left by going back."""
+        if not self.places.forward():
+            self.bell()
 
     def action_help(self) -> None:
         """Show every binding of the current screen."""

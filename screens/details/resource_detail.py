@@ -20,6 +20,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static, TabbedContent, TabPane
 
+from screens.actions.edit_as_text import DETAIL_BINDING, start_text_edit, text_action
+from screens.actions.plugin_keys import bind_plugins, start_plugin
 from screens.actions.start import (
     action_for_key,
     add_action_bindings,
@@ -131,6 +133,7 @@ class ResourceDetailScreen(PaneHostScreen):
         Binding("r", "refresh", "Refresh", id="detail.refresh"),
         Binding("y", "copy", "Copy", id="detail.copy"),
         Binding("J", "json", "JSON", id="detail.json"),
+        DETAIL_BINDING,
     ]
 
     DEFAULT_CSS = """
@@ -195,6 +198,7 @@ class ResourceDetailScreen(PaneHostScreen):
                         yield pane
 
     def on_mount(self) -> None:
+        bind_plugins(self, self.resource)  # the config's [[plugins]] of this area
         self.refresher.configure()
         self._show_item()
         self.query_one(DetailPanel).focus()
@@ -321,6 +325,11 @@ class ResourceDetailScreen(PaneHostScreen):
         return all(a.key != action.key for a in pane.spec.actions)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "plugin" and self._in_child_pane():
+            return False  # the child tab's own plugins, if any
+        if action == "edit_text":
+            # In a child tab, E belongs to that tab's list.
+            return text_action(self.resource) is not None and not self._in_child_pane()
         if action in ("run_action", "refresh", "copy", "json") and self._in_child_pane():
             # Keys inside a child tab belong to that tab's resource, never to the parent,
             # except the item's hand-offs (they change nothing).
@@ -364,6 +373,19 @@ class ResourceDetailScreen(PaneHostScreen):
         start_action(
             self, self, self.resource, action, item, params, partial(self._after_action, action)
         )
+
+    def action_plugin(self, index: int) -> None:
+        """Run the config file's plugin ``index`` on the item."""
+        start_plugin(self, self, self.resource, self.item, index)
+
+    def action_edit_text(self) -> None:
+        """Edit the item as a TOML document."""
+        if self.item and not self.gone:
+            start_text_edit(self, self, self.resource, [self.item], self.params, self._edited)
+
+    def _edited(self, changed: bool) -> None:
+        if changed:
+            self.refresh_item()
 
     def _after_action(self, action: Action, changed: bool) -> None:
         if not changed:

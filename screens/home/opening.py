@@ -31,6 +31,7 @@ def open_home_state(app: App[Any]) -> None:
     demo's are in a folder of their own, new on each run.
     """
     from tui.check.silences import Silences
+    from tui.history.commands import CommandHistory
     from tui.home.activity import ActivityLog
     from tui.home.undo import UndoJournal
     from tui.home.watchlist import Watchlist
@@ -41,6 +42,11 @@ def open_home_state(app: App[Any]) -> None:
     assert account is not None  # signed in
     session = account.session
     account.undo_journal = UndoJournal()
+    try:
+        # Kept across runs in the demo too: a command names no object of the demo's data.
+        account.commands = CommandHistory(session.profile_name)
+    except OSError:
+        account.commands = None  # reported with the other files below
     try:
         # The demo's objects exist for one run only: its state must not outlive it.
         folder = demo_dir(session.demo_user or "demo") if session.demo else None

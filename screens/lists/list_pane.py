@@ -12,6 +12,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
+from screens.actions.edit_as_text import LIST_BINDING, pane_text_action, start_text_edit
+from screens.actions.plugin_keys import bind_plugins, start_plugin
 from screens.actions.start import (
     action_for_key,
     add_action_bindings,
@@ -70,6 +72,7 @@ class ResourceListPane(RefreshingPane):
     | r | list.refresh | Refresh now |
     | y | list.copy | Copy the id, address or URL under the cursor |
     | J | list.json | Raw JSON of the item under the cursor |
+    | E | list.edit_text | Edit the row, or the marked rows, as TOML in $EDITOR |
     | f | list.quick_filter | Cycle the quick filter (kernels: architecture) |
     | ctrl+space | list.clear_marks | Shown as "N marked" while rows are marked; clears them |
     | M | list.mark_again | After a bulk action, mark the rows it ran on again |
@@ -84,6 +87,7 @@ class ResourceListPane(RefreshingPane):
         Binding("r", "refresh", "Refresh", id="list.refresh"),
         Binding("y", "copy", "Copy", id="list.copy"),
         Binding("J", "json", "JSON", id="list.json"),
+        LIST_BINDING,
         Binding("escape", "clear_filter", "Clear filter", show=False, id="list.clear_filter"),
     ]
 
@@ -118,6 +122,7 @@ class ResourceListPane(RefreshingPane):
     def on_mount(self) -> None:
         # Textual also calls RefreshingPane.on_mount (handlers run along the MRO).
         self._update_header()
+        bind_plugins(self, self.spec)  # the config's [[plugins]] of this area
 
     @property
     def table(self) -> ResourceTable:
@@ -532,6 +537,8 @@ class ResourceListPane(RefreshingPane):
             return self.marked_count > 0
         if action == "mark_again":
             return self.can_mark_again()
+        if action == "edit_text":
+            return pane_text_action(self, self.spec) is not None
         return True
 
     def _target(self, action: Action) -> dict[str, Any] | None:
@@ -572,6 +579,16 @@ class ResourceListPane(RefreshingPane):
         item = self._target(action)
         params = self.spec.params_for(item, self.params) if item else dict(self.params)
         start_action(self, self.screen, self.spec, action, item, params, self._after_action)
+
+    def action_plugin(self, index: int) -> None:
+        """Run the config file's plugin ``index`` on the item under the cursor."""
+        start_plugin(self, self.screen, self.spec, self.current_item, index)
+
+    def action_edit_text(self) -> None:
+        """Edit the marked rows (else the row under the cursor) as one TOML document."""
+        marked = self.marked_items()
+        items = marked or ([self.current_item] if self.current_item else [])
+        start_text_edit(self, self.screen, self.spec, items, self.params, self._after_action)
 
     def _after_action(self, changed: bool) -> None:
         if changed:

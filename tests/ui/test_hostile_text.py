@@ -44,6 +44,7 @@ from tui.resources.availability import UserContext, availability
 from tui.session.config import RefreshSettings, Settings
 from tui.session.runtime import Session
 from tui.simulator import VirtualClock
+from tui.untrusted import shown
 
 __all__ = ["terminal"]  # the fixture, used by name
 
@@ -269,6 +270,51 @@ async def test_the_check_screen_and_its_dialogs_draw_only_display_text(
         await pilot.press("S")
         await settle(pilot)
         assert_clean(app, terminal, "check, the silences")
+
+
+async def test_edit_as_text_conflicts_and_plugin_panels_draw_only_display_text(
+    terminal: list[str],
+) -> None:
+    from screens.dialogs.confirm import ConfirmModal as Confirm
+    from screens.editors.plugins import BackgroundRun, PluginOutputModal
+    from screens.editors.text_edit import ConflictModal
+    from tui.plugins.run import PluginCall
+    from tui.plugins.settings import PluginSettings
+    from tui.textedit.conflicts import Conflict
+    from tui.textedit.review import EditPlan, EditRequest, FieldChange
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        first, second = list(pane.items.values())[:2]
+        mine, theirs = pane.spec.label_of(first), pane.spec.label_of(second)
+        # The edit's confirmation: the diff and the requests carry others' labels.
+        change = FieldChange("label", mine, theirs)
+        request = EditRequest(
+            "1", mine, "compute.instances.update", "PUT", "/x", {}, {"label": theirs}, (change,)
+        )
+        app.push_screen(
+            Confirm("Change?", "", shown("\n".join(EditPlan((request,)).preview()), lines=True))
+        )
+        await wait_for_screen(pilot, Confirm)
+        assert_clean(app, terminal, "edit as text confirmation")
+        await pilot.press("escape")
+        # A conflict: the server's change beside the user's.
+        app.push_screen(ConflictModal([Conflict("1", mine, False, (change,), (change,))]))
+        await wait_for_screen(pilot, ConflictModal)
+        assert_clean(app, terminal, "edit as text conflict")
+        await pilot.press("escape")
+        # A background plugin's panel: its title, command and output.
+        plugin = PluginSettings(key="P", areas=["in"], title="Echo", command=["echo", "{label}"])
+        run = BackgroundRun(PluginCall(plugin, ("echo", mine), {}, mine))
+        run.add(f"{mine}\n{theirs}\n\x1b]52;c;aGk=\x07\x1b[2J done\n")
+        app.push_screen(PluginOutputModal(run))
+        await wait_for_screen(pilot, PluginOutputModal)
+        assert_clean(app, terminal, "plugin output panel")
+        run.ended(0)
+        await settle(pilot)
+        assert_clean(app, terminal, "plugin output panel, ended")
 
 
 async def test_an_api_error_toast_draws_only_display_text(terminal: list[str]) -> None:

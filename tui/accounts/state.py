@@ -32,6 +32,7 @@ from tui.session.runtime import Session
 
 if TYPE_CHECKING:
     from tui.check.silences import Silences
+    from tui.history.commands import CommandHistory
     from tui.home.activity import ActivityLog
     from tui.home.undo import UndoJournal
     from tui.home.watchlist import Watchlist
@@ -70,6 +71,8 @@ class AccountState:
         check_silences: The account check's silenced findings (None until opened, or when
             the data folder cannot be written).
         relations: What uses what in the account (None until first needed or fed).
+        commands: The ``:`` commands of the account's profile, kept across runs (None until
+            opened, or when the data folder cannot be written).
         on_change: Told what changed (the app repaints or re-checks); None once detached.
     """
 
@@ -87,6 +90,7 @@ class AccountState:
     undo_journal: UndoJournal | None = None
     check_silences: Silences | None = None
     relations: RelationCache | None = None
+    commands: CommandHistory | None = None
     on_change: Callable[[StateChange], None] | None = None
     _context: UserContext | None = field(default=None, init=False, repr=False)
 

@@ -22,6 +22,8 @@ from textual.pilot import Pilot
 from screens.actions.form import FormModal
 from screens.dialogs.confirm import ConfirmModal
 from screens.editors.handoff import AddressModal
+from screens.editors.plugins import BackgroundRun, PluginOutputModal
+from screens.editors.text_edit import ConflictModal as EditConflictModal
 from screens.home.check_dialogs import SilenceModal
 from screens.transfers.dialogs import ConflictModal, LocalPathModal, ShareModal
 from tests.ui.form_walk import (
@@ -150,7 +152,27 @@ def lone_dialogs(tmp_path: Path) -> list[Any]:
             typed="web-1",
             option="Clean up too: send the 60 requests listed at the end once it succeeded",
         ),
+        EditConflictModal([_conflict(n) for n in range(12)]),
+        PluginOutputModal(_background_run()),
     ]
+
+
+def _conflict(n: int) -> Any:
+    from tui.textedit.conflicts import Conflict
+    from tui.textedit.review import FieldChange
+
+    change = FieldChange("label", f"web-{n}", f"web-{n}-theirs")
+    return Conflict(str(n), f"web-{n}", False, (change,), (change,))
+
+
+def _background_run() -> BackgroundRun:
+    from tui.plugins.run import PluginCall
+    from tui.plugins.settings import PluginSettings
+
+    plugin = PluginSettings(key="P", areas=["in"], title="Ping", command=["ping", "{ipv4}"])
+    run = BackgroundRun(PluginCall(plugin, ("ping", "192.0.2.1"), {}, "web-1"))
+    run.add("".join(f"64 bytes from 192.0.2.1: icmp_seq={n}\n" for n in range(200)))
+    return run
 
 
 async def test_dialogs_opened_outside_spec_actions_keep_the_focus_in_sight(tmp_path: Path) -> None:
