@@ -187,13 +187,8 @@ class ResourceListPane(RefreshingPane):
             self._remember()
             self._update_header()
             self._update_message()
-        if whole:
-            await self._feed_relations()
-
-    async def _feed_relations(self) -> None:
-        """Hand the whole list to the account's relations index (it lists nothing twice)."""
-        cache = surface(self).state.relation_cache()
-        if cache is not None:
+        if whole and (cache := surface(self).state.relation_cache()) is not None:
+            # The whole list goes to the account's relations index (it lists nothing twice).
             await cache.feed(self.spec.id, self.params, list(self.items.values()))
 
     async def _stream(self) -> None:
