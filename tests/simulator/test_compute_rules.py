@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import itertools
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -1465,15 +1464,13 @@ def test_seeds_are_deterministic() -> None:
     assert one == two
 
 
-def test_scale_seeds_10000_instances_fast() -> None:
+def test_scale_seeds_10000_distinct_instances() -> None:
+    # How fast seeding is belongs to benchmarks/ (the demo at --demo-scale), not to a test.
     store = Store()
     ctx = SeedContext(store, VirtualClock().now(), random.Random("scale"), 10000, {})
     _catalogues(ctx)
-    started = time.perf_counter()
     _seed_bulk(ctx, 10000)
-    elapsed = time.perf_counter() - started
     assert len(store.table("compute.instances")) == 10000
-    assert elapsed < 2.0, elapsed
     labels = [r["label"] for r in store.rows("compute.instances")]
     assert len(set(labels)) == 10000
     addresses = [r["ipv4"][0] for r in store.rows("compute.instances")]
