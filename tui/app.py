@@ -179,6 +179,9 @@ class CloudApp(ResilientApp[int]):
         if came_back and self.keys_on_buttons.take(event):
             self.key_gate.back_at_app(event)  # a character typed on a button: placed or told
             return
+        if not self.screen_stack:  # shutting down: no screen to hand it to, nothing to follow
+            await super().on_event(event)
+            return
         target = self.focused or self.screen  # where Textual hands a typed key
         await super().on_event(event)
         if came_back:
