@@ -31,6 +31,7 @@ BENCHMARKS: dict[str, list[str]] = {
     "relations": ["bench_relations.py", "--runs", "3"],
     "check": ["bench_check.py", "--runs", "5"],
     "table": ["bench_table.py", "--runs", "3"],
+    "fanout": ["bench_fanout.py", "--runs", "3"],
 }
 """Name -> script and arguments (fewer repeats than each script's default)."""
 

@@ -24,8 +24,6 @@ from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
 from screens.app_surface import Change, Runner
-from screens.details.resource_detail import ResourceDetailScreen
-from screens.dialogs.error import ErrorScreen
 from screens.keys.gate import KeyGate
 from screens.keys.on_buttons import KeysOnButtons
 from screens.lists.resource_list import ResourceListScreen
@@ -37,9 +35,9 @@ from screens.navigation import (
     OpenItem,
     TaskFailed,
 )
-from screens.shell.command_line import CommandLineScreen
-from screens.shell.help import HelpScreen, binding_rows
+from screens.shell.hotkeys import bind_hotkeys, hotkey_command
 from screens.shell.palette import PROVIDERS
+from screens.shell.places import Places
 from tui.accounts.read_only import ReadOnlyRules
 from tui.accounts.state import AccountState, AppState, StateChange
 from tui.accounts.switch import open_account
@@ -94,6 +92,15 @@ class CloudApp(ResilientApp[int]):
             tooltip="Command line: :in, :vol, :watch, :log, :account ... (tab completes)",
         ),
         Binding("question_mark", "help", "Help", id="app.help"),
+        Binding(
+            "alt+left",
+            "go_back",
+            "Back",
+            show=False,
+            id="app.back",
+            tooltip="Back to the screen visited before, like a browser",
+        ),
+        Binding("alt+right", "go_forward", "Forward", show=False, id="app.forward"),
         Binding(
             "ctrl+p",
             "command_palette",
@@ -154,6 +161,8 @@ class CloudApp(ResilientApp[int]):
         """Holds keys typed while an action opens its dialog (see :mod:`screens.keys.gate`)."""
         self.keys_on_buttons = KeysOnButtons(self)
         """Places or explains characters typed on a button (see :mod:`screens.keys.on_buttons`)."""
+        self.places = Places(self)
+        """The screens visited: back and forward (see :mod:`screens.shell.places`)."""
         self.add_area_modes()
         self.set_keymap(settings.keymap)
 
@@ -169,6 +178,9 @@ class CloudApp(ResilientApp[int]):
             return
         if came_back and self.keys_on_buttons.take(event):
             self.key_gate.back_at_app(event)  # a character typed on a button: placed or told
+            return
+        if not self.screen_stack:  # shutting down: no screen to hand it to, nothing to follow
+            await super().on_event(event)
             return
         target = self.focused or self.screen  # where Textual hands a typed key
         await super().on_event(event)
@@ -188,6 +200,8 @@ class CloudApp(ResilientApp[int]):
 
             stop_on_signals(lambda status: self.exit(return_code=status))
         self.key_gate.watch_screens()
+        self.places.watch()
+        bind_hotkeys(self)
         if self.state.settings.theme in self.available_themes:
             self.theme = self.state.settings.theme
         else:
@@ -282,6 +296,8 @@ class CloudApp(ResilientApp[int]):
             return home_screen(area)
         spec = SPECS[area.root]
         if spec.singleton:
+            from screens.details.resource_detail import ResourceDetailScreen
+
             return ResourceDetailScreen(spec, {}, {}, area_id=area.id)
         return ResourceListScreen(spec, tabs=area.tabs, area_id=area.id)
 
@@ -374,6 +390,8 @@ class CloudApp(ResilientApp[int]):
                 describe_error(error), title=error_title(error), severity="error", markup=False
             )
             return
+        from screens.dialogs.error import ErrorScreen
+
         self.push_screen(ErrorScreen(f"Unexpected error in {shown(where) or 'a task'}", error))
 
     def worker_failed(self, error: BaseException) -> None:
@@ -410,6 +428,8 @@ class CloudApp(ResilientApp[int]):
         self, spec: ResourceSpec, item: Mapping[str, Any], params: Mapping[str, Any]
     ) -> None:
         """Push the detail screen of ``item`` (listed as ``spec`` under path ``params``)."""
+        from screens.details.resource_detail import ResourceDetailScreen
+
         target = open_target(spec, item)
         self.push_screen(
             ResourceDetailScreen(target, dict(item), dict(params) if target is spec else {})
@@ -466,6 +486,7 @@ class CloudApp(ResilientApp[int]):
             await self.remove_mode(mode)  # its screens and their workers (open dialogs) go too
         self.add_area_modes()
         self.adopt_account(session)  # the old account's state goes as a whole
+        self.places.forget_all()
         if old is not None:
             await old.aclose()
         open_home_state(self)
@@ -480,6 +501,8 @@ class CloudApp(ResilientApp[int]):
 
     def action_command_line(self) -> None:
         """Open the ``:`` command line."""
+        from screens.shell.command_line import CommandLineScreen  # not needed for a first frame
+
         self.push_screen(CommandLineScreen(), self.run_command)
 
     def run_command(self, text: str | None) -> None:
@@ -488,10 +511,26 @@ class CloudApp(ResilientApp[int]):
 
         run_command(self, text)
 
+    def action_hotkey(self, key: str) -> None:
+        """A hotkey of the config file: run its ``:`` command."""
+        self.run_command(hotkey_command(self, key))
+
+    def action_go_back(self) -> None:
+        """Back to the screen visited before."""
+        if not self.places.back():
+            self.bell()
+
+    def action_go_forward(self) -> None:
+        """Forward to the screen left by going back."""
+        if not self.places.forward():
+            self.bell()
+
     def action_help(self) -> None:
         """Show every binding of the current screen."""
         screen = self.screen
         title = getattr(screen, "help_title", lambda: screen.__class__.__name__)()
+        from screens.shell.help import HelpScreen, binding_rows
+
         self.push_screen(HelpScreen(binding_rows(screen), shown(title)))
 
     def on_help_asked(self, message: HelpAsked) -> None:

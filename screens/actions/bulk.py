@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from screens.app_surface import Change, surface
 from tui.api.endpoints import REGISTRY
 from tui.bulk import BulkItem, BulkPlan, BulkRun, Summary, plan, summarize, tag_body
+from tui.relations.offer import ImpactOffer
 from tui.resources.forms import asks_only_per_item, form_for
 from tui.resources.spec import Action, ResourceSpec, dig
 from tui.resources.tags import TAG_EDIT_SCREEN
@@ -124,7 +125,19 @@ async def run_bulk(
             markup=False,
         )
         return False
-    if not await _confirm(host, action, planned, verb, what, tagging=tag is not None):
+    from screens.actions.impact import check_impact, clean_up
+
+    session = surface(host).state.session
+    assert session is not None  # a list of the app's account: signed in
+    checked = None
+    if tag is None:
+        targets = [entry.item for entry in planned.targets]
+        checked = await check_impact(host, session, action.endpoint, targets)
+    offer = checked.offer if checked is not None else None
+    confirmed, clean = await _confirm(
+        host, action, planned, verb, what, tagging=tag is not None, offer=offer
+    )
+    if not confirmed:
         return False
     summary, closed = await _send_all(host, action, planned, f"{verb}: {what}")
     keep = {e.key for e in planned.targets if e.state != "done"}
@@ -132,6 +145,10 @@ async def run_bulk(
     if summary.done:
         surface(host).change_signal.publish(Change())
     _notify(host.app, verb, what, summary)
+    if clean and checked is not None:
+        # Only what the deleted targets leave behind: a target that failed keeps its records.
+        done = [entry.state == "done" for entry in planned.targets]
+        await clean_up(host, session, checked.requests_after(done))
     await closed
     return summary.done + summary.failed > 0
 
@@ -170,10 +187,21 @@ async def _what_to_send(
 
 
 async def _confirm(
-    host: Screen[Any], action: Action, planned: BulkPlan, verb: Shown, what: Shown, *, tagging: bool
-) -> bool:
-    """One confirmation for every target, the skipped ones listed with why; an irreversible
-    action asks for the typed count."""
+    host: Screen[Any],
+    action: Action,
+    planned: BulkPlan,
+    verb: Shown,
+    what: Shown,
+    *,
+    tagging: bool,
+    offer: ImpactOffer | None = None,
+) -> tuple[bool, bool]:
+    """One confirmation for every target, the skipped ones listed with why, and what deleting
+    them breaks (``offer``); an irreversible action asks for the typed count.
+
+    Returns:
+        Whether the user confirmed, and whether the offered clean-up was ticked.
+    """
     from screens.dialogs.confirm import ConfirmModal
 
     endpoint = REGISTRY[action.endpoint]
@@ -188,16 +216,21 @@ async def _confirm(
     if len(planned.targets) + len(planned.skipped) > SCROLL_HINT_AT:
         message += " shift+tab moves to the list; arrows scroll it."
     irreversible = not tagging and is_irreversible(action)
-    confirmed = await host.app.push_screen_wait(
-        ConfirmModal(
-            f"{verb}: {what}?",
-            message,
-            _preview(endpoint.method, endpoint.path, planned.targets, planned.skipped),
-            typed=typed_count(action, n) if irreversible else None,
-            confirm_label=f"{action.label} {n}",
-        )
+    preview = _preview(endpoint.method, endpoint.path, planned.targets, planned.skipped)
+    if offer is not None and offer.says_anything:
+        message += f" {offer.summary()}"
+        preview += "\n" + offer.preview()
+    modal = ConfirmModal(
+        f"{verb}: {what}?",
+        message,
+        preview,
+        typed=typed_count(action, n) if irreversible else None,
+        confirm_label=f"{action.label} {n}",
+        option=offer.option() if offer is not None else "",
     )
-    return bool(confirmed)
+    answer: bool = await host.app.push_screen_wait(modal)
+    confirmed = bool(answer)
+    return confirmed, confirmed and modal.option_on
 
 
 async def _send_all(

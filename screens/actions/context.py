@@ -17,6 +17,7 @@ from tui.api.endpoints import REGISTRY, Endpoint
 from tui.api.errors import CloudError, may_have_been_carried_out
 from tui.api.paths import fill_path
 from tui.refresh import describe_error, error_title
+from tui.relations.offer import ImpactOffer
 from tui.resources.availability import cautions
 from tui.resources.forms import ChoiceSource
 from tui.resources.naming import action_title
@@ -183,23 +184,44 @@ class ActionContext:
         self, body: Mapping[str, Any] | None = None, *, message: Shown = "", typed: bool = False
     ) -> bool:
         """Ask before sending; ``typed`` makes the user type the item's label."""
+        confirmed, _clean = await self.confirm_choice(body, message=message, typed=typed)
+        return confirmed
+
+    async def confirm_choice(
+        self,
+        body: Mapping[str, Any] | None = None,
+        *,
+        message: Shown = "",
+        typed: bool = False,
+        offer: ImpactOffer | None = None,
+    ) -> tuple[bool, bool]:
+        """Ask before sending, saying what ``offer`` says the action breaks.
+
+        Returns:
+            Whether the user confirmed, and whether the offer's clean-up was ticked.
+        """
         from screens.dialogs.confirm import ConfirmModal, request_preview
 
         preview = request_preview(self.endpoint.method, self.path(), body)
         text = message or self.action.description or "Send this request?"
         warnings = cautions(self.action, self.item)
-        if warnings and not text.endswith((".", "?", "!")):
+        if (warnings or offer) and not text.endswith((".", "?", "!")):
             text += "."  # descriptions are one-line phrases; the warning is a sentence
+        said = [text, *warnings]
+        if offer is not None and offer.says_anything:
+            said.append(offer.summary())
+            preview += "\n" + offer.preview()
         modal = ConfirmModal(
             f"{self.title}?",
-            " ".join([text, *warnings]),
+            " ".join(said),
             preview,
             typed=(self.label or str(self.params)) if typed else None,
             confirm_label=self.action.label,
             account=self.session.mark,
+            option=offer.option() if offer is not None else "",
         )
         confirmed: bool = await self.app.push_screen_wait(modal)
-        return bool(confirmed)
+        return bool(confirmed), bool(confirmed) and modal.option_on
 
     async def load_choices(
         self, source: ChoiceSource, values: Mapping[str, Any] | None = None

@@ -195,12 +195,26 @@ async def offer_next(ctx: ActionContext, body: Mapping[str, Any], answer: Any) -
 async def run_plain(ctx: ActionContext, *, message: Shown = "") -> bool:
     """An action without a body: confirm (saying ``message`` if given) when the spec says so,
     then send."""
+    from screens.actions.impact import check_impact, clean_up
+
     confirm = ctx.action.confirm
-    if confirm != "none" and not await ctx.confirm(message=message, typed=confirm == "typed"):
-        return False
+    clean = False
+    checked = None
+    if confirm != "none":
+        items = [ctx.item] if ctx.item is not None else []
+        checked = await check_impact(ctx.host, ctx.session, ctx.action.endpoint, items)
+        offer = checked.offer if checked is not None else None
+        confirmed, clean = await ctx.confirm_choice(
+            message=message, typed=confirm == "typed", offer=offer
+        )
+        if not confirmed:
+            return False
     try:
         answer = await ctx.call()
     except CloudError as error:
         return ctx.failed(error)
     await after_success(ctx, answer)
+    if clean and checked is not None:
+        # Only now: the records and nodes of an object that is still there keep working.
+        await clean_up(ctx.host, ctx.session, checked.requests_after([True]))
     return True

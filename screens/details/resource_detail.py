@@ -7,7 +7,8 @@ footer (greyed when not allowed), listed with the reason on the Overview tab, an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar
 
@@ -20,6 +21,8 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
+from screens.actions.edit_as_text import DETAIL_BINDING, start_text_edit, text_action
+from screens.actions.plugin_keys import bind_plugins, start_plugin
 from screens.actions.start import (
     action_for_key,
     add_action_bindings,
@@ -53,6 +56,26 @@ def child_params(
         if value is not None:
             out[param] = value
     return out
+
+
+ExtraTab = Callable[
+    [ResourceSpec, Mapping[str, Any], Mapping[str, Any], str], RefreshingPane | None
+]
+"""Makes a tab's pane for an item (spec, item, parent params, pane id), or None where the tab
+does not apply."""
+
+EXTRA_TABS: tuple[tuple[str, str, str], ...] = (
+    ("Relations", "relations", "screens.relations.tab:relations_tab"),
+)
+"""Tabs every detail screen has after its child tabs, where they apply: (title, id,
+``"module:function"`` of its :data:`ExtraTab` maker, imported on first use)."""
+
+
+def extra_tab(target: str) -> ExtraTab:
+    """The maker ``"module:function"`` names."""
+    module_name, _, function = target.partition(":")
+    maker: ExtraTab = getattr(importlib.import_module(module_name), function)
+    return maker
 
 
 class ActionsPanel(Static):
@@ -113,6 +136,7 @@ class ResourceDetailScreen(PaneHostScreen):
         Binding("J", "json", "JSON", id="detail.json"),
         Binding("ctrl+d", "scroll_page(1)", "Scroll", show=False, id="detail.scroll_down"),
         Binding("ctrl+u", "scroll_page(-1)", "Scroll up", show=False, id="detail.scroll_up"),
+        DETAIL_BINDING,
     ]
 
     DEFAULT_CSS = """
@@ -170,8 +194,14 @@ class ResourceDetailScreen(PaneHostScreen):
                         lazy=True,
                         id=f"child-{index}",
                     )
+            for title, tab_id, maker in EXTRA_TABS:
+                pane = extra_tab(maker)(spec, self.item, self.params, f"pane-{tab_id}")
+                if pane is not None:
+                    with TabPane(title, id=f"tab-{tab_id}"):
+                        yield pane
 
     def on_mount(self) -> None:
+        bind_plugins(self, self.resource)  # the config's [[plugins]] of this area
         self.refresher.configure()
         self._show_item()
         self.query_one(DetailPanel).focus()
@@ -299,6 +329,11 @@ class ResourceDetailScreen(PaneHostScreen):
         return all(a.key != action.key for a in pane.spec.actions)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "plugin" and self._in_child_pane():
+            return False  # the child tab's own plugins, if any
+        if action == "edit_text":
+            # In a child tab, E belongs to that tab's list.
+            return text_action(self.resource) is not None and not self._in_child_pane()
         if action in ("run_action", "refresh", "copy", "json") and self._in_child_pane():
             # Keys inside a child tab belong to that tab's resource, never to the parent,
             # except the item's hand-offs (they change nothing).
@@ -340,6 +375,19 @@ class ResourceDetailScreen(PaneHostScreen):
         start_action(
             self, self, self.resource, action, item, params, partial(self._after_action, action)
         )
+
+    def action_plugin(self, index: int) -> None:
+        """Run the config file's plugin ``index`` on the item."""
+        start_plugin(self, self, self.resource, self.item, index)
+
+    def action_edit_text(self) -> None:
+        """Edit the item as a TOML document."""
+        if self.item and not self.gone:
+            start_text_edit(self, self, self.resource, [self.item], self.params, self._edited)
+
+    def _edited(self, changed: bool) -> None:
+        if changed:
+            self.refresh_item()
 
     def _after_action(self, action: Action, changed: bool) -> None:
         if not changed:

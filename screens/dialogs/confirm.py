@@ -13,6 +13,8 @@ Bindings:
 | pagedown, pageup | confirm.page_down / up | Scroll the request preview, wherever the focus is |
 
 The preview itself is reachable by tab; focused, it scrolls with j/k, arrows, home and end.
+A confirmation may offer one more thing to send with it (the clean-up after a delete): a tick
+box, reachable by tab and toggled with space, off until ticked (:attr:`ConfirmModal.option_on`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from tui.accounts.naming import ACTING_ACCOUNT, AccountMark, in_account
 from tui.resources.format import pems_apart, redact
 from tui.untrusted import Shown, shown, typeable
 from widgets.marked_button import MarkedButton
+from widgets.switches import Tick
 
 if TYPE_CHECKING:
     from rich.style import Style
@@ -96,6 +99,7 @@ class ConfirmModal(ModalScreen[bool]):
         price: What the request will cost, line by line ('' when it is not billed).
         account: The account the request goes to (default: the account of the action being
             run, else the app's session's).
+        option: Label of a tick box offering more to send with it ('' for none).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -130,6 +134,7 @@ class ConfirmModal(ModalScreen[bool]):
        compact one: in a one-row bar it then shows its border's top and hides its label. */
     ConfirmModal #confirm-buttons Button:disabled { border: none !important; }
     ConfirmModal #confirm-hint { color: $text-muted; height: 1; }
+    ConfirmModal #confirm-option { margin-top: 1; }
     """
 
     def __init__(
@@ -142,6 +147,7 @@ class ConfirmModal(ModalScreen[bool]):
         confirm_label: Shown = "Confirm",
         price: Shown = "",
         account: AccountMark | None = None,
+        option: Shown = "",
     ) -> None:
         super().__init__()
         # Built inside an action's flow: the account it acts on, which may not be the app's.
@@ -154,6 +160,9 @@ class ConfirmModal(ModalScreen[bool]):
         # bidirectional overrides), so a hostile label can neither forge nor block the prompt.
         self.typed = None if typed is None else (typeable(typed) or UNTYPEABLE_WORD)
         self.confirm_label = confirm_label
+        self.option = option
+        self.chosen: bool | None = None
+        """Whether the option was ticked when the request was confirmed (None before)."""
 
     @property
     def shown_title(self) -> str:
@@ -177,6 +186,8 @@ class ConfirmModal(ModalScreen[bool]):
             box.styles.max_height = PREVIEW_LINES
             with box:
                 yield Static(Text(self.preview), id="confirm-preview")
+            if self.option:
+                yield Tick(self.option, id="confirm-option")
             if self.typed is not None:
                 prompt = Text("This cannot be undone. Type ")
                 prompt.append(shown(self.typed), style="bold")
@@ -209,6 +220,14 @@ class ConfirmModal(ModalScreen[bool]):
             self.query_one("#confirm-no", Button).focus()
 
     @property
+    def option_on(self) -> bool:
+        """True when the offered option is ticked (False when none is offered); once
+        confirmed, as it was at that moment (the dialog's widgets go with it)."""
+        if self.chosen is not None:
+            return self.chosen
+        return bool(self.option) and self.query_one("#confirm-option", Tick).value
+
+    @property
     def matches(self) -> bool:
         """True when no label is needed or the typed one matches exactly."""
         if self.typed is None:
@@ -227,6 +246,7 @@ class ConfirmModal(ModalScreen[bool]):
     def action_confirm(self) -> None:
         """Confirm when allowed."""
         if self.matches:
+            self.chosen = self.option_on
             self.dismiss(True)
             return
         self.app.bell()

@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 
 
 def open_home_state(app: App[Any]) -> None:
-    """Open the account's activity log, watchlist and undo journal (into its state).
+    """Open the account's activity log, watchlist, undo journal and check silences (into its
+    state).
 
     A data folder that cannot be written is reported once; the app works without them. The
     demo's are in a folder of their own, new on each run.
     """
+    from tui.check.silences import Silences
+    from tui.history.commands import CommandHistory
     from tui.home.activity import ActivityLog
     from tui.home.undo import UndoJournal
     from tui.home.watchlist import Watchlist
@@ -39,6 +42,11 @@ def open_home_state(app: App[Any]) -> None:
     assert account is not None  # signed in
     session = account.session
     account.undo_journal = UndoJournal()
+    try:
+        # Kept across runs in the demo too: a command names no object of the demo's data.
+        account.commands = CommandHistory(session.profile_name)
+    except OSError:
+        account.commands = None  # reported with the other files below
     try:
         # The demo's objects exist for one run only: its state must not outlive it.
         folder = demo_dir(session.demo_user or "demo") if session.demo else None
@@ -53,6 +61,7 @@ def open_home_state(app: App[Any]) -> None:
         )
         return
     account.activity, account.watchlist = activity, watchlist
+    account.check_silences = Silences(session.profile_name, folder=folder)
     session.client.change_observers.append(_log_change(app, activity))
     previous = activity.previous[:3]
     if previous and state.settings.start_area != "overview":
@@ -96,6 +105,10 @@ def home_screen(area: Area) -> Screen[Any]:
         from screens.home.activity_log import ActivityLogScreen
 
         return ActivityLogScreen(area_id=area.id)
+    if area.id == "check":
+        from screens.home.check import CheckScreen
+
+        return CheckScreen(area_id=area.id)
     from screens.home.overview import OverviewScreen
 
     return OverviewScreen(area_id=area.id)

@@ -20,7 +20,7 @@ Bindings:
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -48,6 +48,9 @@ from tui.resources.spec import TRANSITIONAL_STATUSES
 from tui.untrusted import shown
 from widgets.resource_table import ResourceTable
 from widgets.table_messages import Selected
+
+if TYPE_CHECKING:
+    from tui.check.overview import OverviewCheck
 
 REDRAW_EVERY = 0.15
 """Seconds between two redraws while parts stream in (every chunk would redraw 100 times)."""
@@ -91,6 +94,8 @@ class OverviewScreen(ShellScreen):
             yield Static(classes="ov-block ov-muted", id="ov-attention-note")
             yield Static(Text("Estimated monthly cost"), classes="ov-heading")
             yield Static(Text("Loading…"), classes="ov-block", id="ov-cost")
+            yield Static(Text("Check (:check)"), classes="ov-heading")
+            yield Static(Text("Loading…"), classes="ov-block", id="ov-check")
             yield Static(Text("Previous session"), classes="ov-heading", id="ov-previous-head")
             yield Static(classes="ov-block ov-muted", id="ov-previous")
 
@@ -103,6 +108,8 @@ class OverviewScreen(ShellScreen):
         self._drawn_data: OverviewData | None = None
         self.drawn: OverviewData | None = None
         """The data the counts, attention rows and cost on screen were computed from."""
+        self.check: OverviewCheck | None = None
+        """The findings counted from the lists loaded here (None until counted)."""
         self.refresher = RefreshTimer(self, self.refresh_all)
         self.refresher.configure()
         self._show_previous()
@@ -127,6 +134,7 @@ class OverviewScreen(ShellScreen):
         self.loaded = True
         self._drawn_version = -1  # drawn once more as a whole: the note now knows it is done
         self._redraw()
+        self._count_findings(data)
         changing = SPECS["compute.instances"].transitional or TRANSITIONAL_STATUSES
         busy = any(i.get("status") in changing for i in data.items("instances"))  # ~1 ms
         if data.last_error is not None and not data.parts:
@@ -186,6 +194,31 @@ class OverviewScreen(ShellScreen):
         self._show_attention(data)
         self.query_one("#ov-cost", Static).update(Text(shown(summary.cost, lines=True)))
         self.drawn = data
+
+    @work(
+        group="overview-check",
+        name="counting the findings",
+        description="overview check",
+        exclusive=True,
+        exit_on_error=False,
+    )
+    async def _count_findings(self, data: OverviewData) -> None:
+        """The rules that need only the lists loaded here, run in a thread (see
+        :mod:`tui.check.overview`)."""
+        from tui.check.overview import overview_check, overview_line
+
+        state = surface(self).state
+        found = await asyncio.to_thread(
+            overview_check,
+            dict(data.parts),
+            now=state.now(),
+            important_tags=state.settings.check.important_tags,
+            silences=state.check_silences,
+        )
+        self.check = found
+        if self.is_mounted:
+            text = Text(shown(overview_line(found), lines=True))
+            self.query_one("#ov-check", Static).update(text)
 
     def _show_counts(self, lines: list[CountLine]) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")

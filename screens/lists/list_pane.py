@@ -12,6 +12,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
+from screens.actions.edit_as_text import LIST_BINDING, pane_text_action, start_text_edit
+from screens.actions.plugin_keys import bind_plugins, start_plugin
 from screens.actions.start import (
     action_for_key,
     add_action_bindings,
@@ -70,6 +72,7 @@ class ResourceListPane(RefreshingPane):
     | r | list.refresh | Refresh now |
     | y | list.copy | Copy the id, address or URL under the cursor |
     | J | list.json | Raw JSON of the item under the cursor |
+    | E | list.edit_text | Edit the row, or the marked rows, as TOML in $EDITOR |
     | f | list.quick_filter | Cycle the quick filter (kernels: architecture) |
     | ctrl+space | list.clear_marks | Shown as "N marked" while rows are marked; clears them |
     | M | list.mark_again | After a bulk action, mark the rows it ran on again |
@@ -84,6 +87,7 @@ class ResourceListPane(RefreshingPane):
         Binding("r", "refresh", "Refresh", id="list.refresh"),
         Binding("y", "copy", "Copy", id="list.copy"),
         Binding("J", "json", "JSON", id="list.json"),
+        LIST_BINDING,
         Binding("escape", "clear_filter", "Clear filter", show=False, id="list.clear_filter"),
     ]
 
@@ -118,6 +122,7 @@ class ResourceListPane(RefreshingPane):
     def on_mount(self) -> None:
         # Textual also calls RefreshingPane.on_mount (handlers run along the MRO).
         self._update_header()
+        bind_plugins(self, self.spec)  # the config's [[plugins]] of this area
 
     @property
     def table(self) -> ResourceTable:
@@ -154,6 +159,7 @@ class ResourceListPane(RefreshingPane):
         self.fetching = True
         self._update_header()
         cancelled = False
+        whole = False
         try:
             if not self.loaded:
                 await self._stream()
@@ -173,6 +179,7 @@ class ResourceListPane(RefreshingPane):
             raise
         else:
             self._succeeded(bool(self.changing))
+            whole = True
         finally:
             # Even a failed first load counts as loaded: the next refresh diffs what arrived.
             self.loaded = self.loaded or not cancelled
@@ -180,6 +187,9 @@ class ResourceListPane(RefreshingPane):
             self._remember()
             self._update_header()
             self._update_message()
+        if whole and (cache := surface(self).state.relation_cache()) is not None:
+            # The whole list goes to the account's relations index (it lists nothing twice).
+            await cache.feed(self.spec.id, self.params, list(self.items.values()))
 
     async def _stream(self) -> None:
         """First load: show rows page by page as they arrive."""
@@ -522,6 +532,8 @@ class ResourceListPane(RefreshingPane):
             return self.marked_count > 0
         if action == "mark_again":
             return self.can_mark_again()
+        if action == "edit_text":
+            return pane_text_action(self, self.spec) is not None
         return True
 
     def _target(self, action: Action) -> dict[str, Any] | None:
@@ -562,6 +574,16 @@ class ResourceListPane(RefreshingPane):
         item = self._target(action)
         params = self.spec.params_for(item, self.params) if item else dict(self.params)
         start_action(self, self.screen, self.spec, action, item, params, self._after_action)
+
+    def action_plugin(self, index: int) -> None:
+        """Run the config file's plugin ``index`` on the item under the cursor."""
+        start_plugin(self, self.screen, self.spec, self.current_item, index)
+
+    def action_edit_text(self) -> None:
+        """Edit the marked rows (else the row under the cursor) as one TOML document."""
+        marked = self.marked_items()
+        items = marked or ([self.current_item] if self.current_item else [])
+        start_text_edit(self, self.screen, self.spec, items, self.params, self._after_action)
 
     def _after_action(self, changed: bool) -> None:
         if changed:

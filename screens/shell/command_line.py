@@ -2,7 +2,9 @@
 and what a command does (:func:`run_command`).
 
 ``:account NA`` completes to the profiles of the config file; ``:fanout`` to its areas, then
-to the profiles.
+to the profiles. The user's ``[aliases]`` stand for commands (:mod:`tui.shortcuts.commands`).
+↑ and ↓ recall the commands typed before, kept per profile across runs
+(:mod:`tui.history.commands`; a command that may hold a secret is never kept).
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from screens.lists.pane_host import PaneHostScreen
 from screens.navigation import GoToArea, HelpAsked
 from tui.accounts.fanout import complete_fanout, parse_fanout_command
 from tui.accounts.switch import complete_account, parse_account_command, profile_names
+from tui.history.commands import HistoryCursor
 from tui.home.areas import READ_ONLY_WORDS, home_area
 from tui.resources.areas import BUILTIN_COMMANDS, COMMANDS, complete_command, resolve_command
+from tui.shortcuts.commands import expand_alias
 from tui.untrusted import shown
 
 
@@ -39,6 +43,14 @@ class CommandLineScreen(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="command.cancel"),
         Binding("tab", "complete", "Complete", id="command.complete"),
+        Binding(
+            "up",
+            "recall(-1)",
+            "Earlier",
+            id="command.history_previous",
+            tooltip="The command typed before (those starting like the text typed, if any)",
+        ),
+        Binding("down", "recall(1)", "Later", id="command.history_next"),
     ]
 
     DEFAULT_CSS = """
@@ -48,20 +60,33 @@ class CommandLineScreen(ModalScreen[str | None]):
     CommandLineScreen .command-matches { height: 1; padding: 0 1; color: $text-muted; }
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor: HistoryCursor | None = None
+        """↑/↓ through the profile's earlier commands (None: no history is kept)."""
+        self._recalled = ""
+        """The text just put in the line by ↑/↓ (its change event is not typing)."""
+
     def _profiles(self) -> list[str]:
         return profile_names(surface(self).state.settings)
 
     def _matches(self, text: str) -> list[str]:
         """Completions of ``text``: profiles after ``account``, areas and profiles after
-        ``fanout``, else areas and commands."""
+        ``fanout``, trees after ``xray``, else areas and commands."""
+        from tui.relations.xray import complete_xray  # the relations load when first needed
+
         names = self._profiles()
         return (
-            complete_account(text, names) or complete_fanout(text, names) or complete_command(text)
+            complete_account(text, names)
+            or complete_fanout(text, names)
+            or complete_xray(text)
+            or complete_command(text)
         )
 
     def compose(self) -> ComposeResult:
         accounts = complete_account("account ", self._profiles())
-        words = sorted({*COMMANDS, *BUILTIN_COMMANDS, *accounts})
+        aliases = surface(self).state.settings.aliases
+        words = sorted({*COMMANDS, *BUILTIN_COMMANDS, *accounts, *aliases})
         with Vertical():
             yield Static(classes="command-matches")
             yield Input(
@@ -74,6 +99,9 @@ class CommandLineScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
         self._show_matches("")
+        account = surface(self).state.account
+        history = account.commands if account is not None else None
+        self.cursor = history.cursor() if history is not None else None
 
     def _show_matches(self, text: str) -> None:
         if text.strip().lower().startswith("export "):
@@ -89,11 +117,31 @@ class CommandLineScreen(ModalScreen[str | None]):
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         self._show_matches(event.value)
+        if self.cursor is not None and event.value != self._recalled:
+            self.cursor.typed(event.value)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip() or None)
+        text = event.value.strip()
+        account = surface(self).state.account
+        if text and account is not None and account.commands is not None:
+            account.commands.record(text)  # typed commands only: a hotkey's are not
+        self.dismiss(text or None)
+
+    def action_recall(self, step: int) -> None:
+        """↑ (``-1``): an earlier command; ↓ (``1``): a later one, then the text typed."""
+        if self.cursor is None:
+            self.app.bell()
+            return
+        field = self.query_one(Input)
+        text = self.cursor.previous(field.value) if step < 0 else self.cursor.next()
+        if text is None:
+            self.app.bell()
+            return
+        self._recalled = text
+        field.value = text
+        field.cursor_position = len(text)
 
     def action_complete(self) -> None:
         """Complete to the first match."""
@@ -126,6 +174,26 @@ class ShowsJson(Protocol):
         ...
 
 
+ARGUMENT_COMMANDS: dict[str, str] = {
+    "xray": "screens.relations.xray:open_xray",
+}
+"""``:`` words followed by an argument -> ``"module:function"`` taking the app and the rest of
+the line (imported on first use)."""
+
+
+def _argument_command(app: App[Any], text: str) -> bool:
+    """A word of :data:`ARGUMENT_COMMANDS` with its argument: True when ``text`` was one."""
+    import importlib
+
+    word, _, rest = text.strip().lstrip(":").partition(" ")
+    target = ARGUMENT_COMMANDS.get(word.lower())
+    if target is None:
+        return False
+    module_name, _, function = target.partition(":")
+    getattr(importlib.import_module(module_name), function)(app, rest.strip())
+    return True
+
+
 def run_command(app: App[Any], text: str | None) -> None:
     """Run a ``:`` command: an area (``in``, ``k8s``, ``keys`` ...) or a built-in.
 
@@ -135,7 +203,10 @@ def run_command(app: App[Any], text: str | None) -> None:
     """
     if not text:
         return
+    text = expand_alias(text, surface(app).state.settings.aliases)
     word = text.strip().lstrip(":").lower()
+    if _argument_command(app, text):
+        return
     if _account_command(app, text, word) or _builtin_command(app, word):
         return
     home = home_area(word)

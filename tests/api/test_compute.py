@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +34,7 @@ from tui.models.compute import (
     Transfer,
     TransferMonth,
 )
+from tui.models.docs import field_help
 from tui.models.volumes import Volume
 from tui.simulator import Simulator, VirtualClock
 from tui.simulator.app import DEFAULT_TIMINGS
@@ -58,7 +58,6 @@ def iid(sim: Simulator, label: str) -> int:
 async def test_created_instance_provisions_then_runs_on_the_virtual_clock(
     client: ApiClient, clock: VirtualClock
 ) -> None:
-    started = time.monotonic()
     made = await client.call(
         "compute.instances.create",
         body=InstanceCreate(
@@ -83,8 +82,6 @@ async def test_created_instance_provisions_then_runs_on_the_virtual_clock(
     assert sorted(d.filesystem or "" for d in disks) == ["ext4", "swap"]
     assert all(d.status == "ready" for d in disks)
     assert len(await client.fetch_all("compute.configs.list", {"computeId": made.id or 0})) == 1
-    # The whole lifecycle ran on the virtual clock: no real waiting.
-    assert time.monotonic() - started < 5
 
 
 # -- instances ------------------------------------------------------------------------------
@@ -484,9 +481,9 @@ def test_request_models_send_only_what_was_set() -> None:
     assert RescueRequest.model_validate({"devices": {"sda": {"disk_id": 5}}}).body() == {
         "devices": {"sda": {"disk_id": 5}}
     }
-    assert InstanceCreate.model_fields["root_pass"].description
-    assert "7 to 128" in (InstanceCreate.model_fields["root_pass"].description or "")
-    assert "3 to 64" in (InstanceCreate.model_fields["label"].description or "")
+    assert field_help(InstanceCreate, "root_pass")
+    assert "7 to 128" in (field_help(InstanceCreate, "root_pass") or "")
+    assert "3 to 64" in (field_help(InstanceCreate, "label") or "")
 
 
 def test_request_models_accept_the_reference_field_names() -> None:

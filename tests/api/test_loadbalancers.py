@@ -9,6 +9,7 @@ from pydantic import SecretStr, ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
+from tui.models.docs import field_help
 from tui.models.loadbalancers import (
     LbConfig,
     LbConfigCreate,
@@ -322,8 +323,8 @@ def test_request_models_send_only_what_was_set() -> None:
     transfer = LbTransferUpdate.model_validate({"in": 1.5})
     assert LoadBalancerUpdate(transfer=transfer).body() == {"transfer": {"in": 1.5}}
     assert LbNodeCreate(address="[fd00::5]:8080", label="v6-node").address == "[fd00::5]:8080"
-    assert LbConfigCreate.model_fields["check_timeout"].description
-    assert LbNodeUpdate.model_fields["address"].description
+    assert field_help(LbConfigCreate, "check_timeout")
+    assert field_help(LbNodeUpdate, "address")
 
 
 def test_response_models_are_tolerant() -> None:

@@ -9,6 +9,7 @@ from pydantic import SecretStr, ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
+from tui.models.docs import field_help
 from tui.models.managed import (
     ComputeSettings,
     ComputeSettingsUpdate,
@@ -385,4 +386,4 @@ def test_password_is_secret_and_revealed_only_in_body() -> None:
     request = CredentialCreate(label="lbl", password=SecretStr("hidden-pw"))
     assert "hidden-pw" not in repr(request)
     assert request.body()["password"] == "hidden-pw"
-    assert CredentialCreate.model_fields["label"].description
+    assert field_help(CredentialCreate, "label")

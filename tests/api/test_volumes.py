@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from tui.api.client import ApiClient
 from tui.api.errors import ApiError
+from tui.models.docs import field_help
 from tui.models.volumes import (
     Volume,
     VolumeAttach,
@@ -155,7 +156,7 @@ def test_request_models_are_strict(model: Any, fields: dict[str, Any]) -> None:
 def test_request_models_send_only_what_was_set() -> None:
     assert VolumeCreate(label="a", region="us-east").body() == {"label": "a", "region": "us-east"}
     assert VolumeAttach(compute_id=5).body() == {"compute_id": 5}
-    assert VolumeCreate.model_fields["size"].description
+    assert field_help(VolumeCreate, "size")
 
 
 def test_response_model_is_tolerant() -> None:

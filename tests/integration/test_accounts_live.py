@@ -20,6 +20,8 @@ from screens.actions.form import FormModal
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.dialogs.confirm import ConfirmModal
 from screens.home.activity_log import ActivityLogScreen
+from screens.home.check import CheckScreen
+from screens.home.check_dialogs import SilenceModal
 from screens.lists.list_pane import ResourceListPane
 from screens.shell.command_line import CommandLineScreen
 from tests.conftest import MemoryKeyring
@@ -29,6 +31,7 @@ from tests.ui.helpers import no_sleep, open_area, settle, wait_for_screen, wait_
 from tests.waits import WAIT_LIMIT, eventually
 from tui.accounts.switch import open_account
 from tui.app import CloudApp
+from tui.check.silences import Silences
 from tui.home.activity import ActivityLog
 from tui.session.auth import KEYRING_SERVICE
 from tui.session.config import Profile, RefreshSettings, Settings
@@ -449,3 +452,44 @@ async def test_the_overview_of_every_account_totals_those_that_answer(
         assert rows["alpha"][-1].startswith("$") and rows["Total (2)"][-1].startswith("$")
         below = str(screen.query_one("#fo-attention").render())
         assert "✖ gamma:" in below and "alpha: " in below and "beta: " in below
+
+
+async def checked(pilot: Any, app: CloudApp) -> CheckScreen:
+    """``:check`` on the app's account, its first check drawn."""
+    app.run_command("check")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, CheckScreen)
+    await wait_until(pilot, lambda: screen.result is not None and not screen.checking)
+    return screen
+
+
+async def test_a_check_silence_is_kept_for_its_profile_only(
+    sims: tuple[SimServer, SimServer], keyring_reads: RecordingKeyring
+) -> None:
+    app = alpha_app(sims)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = await checked(pilot, app)
+        finding = next(f for f in screen.findings.values() if f.rule.id == "image-expiring")
+        assert screen.table.move_cursor(("finding", finding.id))
+        await pilot.press("s")
+        await wait_for_screen(pilot, SilenceModal)
+        await pilot.press(*"kept on purpose", "enter")
+        await settle(pilot)
+        assert finding.id not in screen.findings
+        # In alpha's data folder, not beta's.
+        assert Silences("alpha").reason_for(finding.id) == "kept on purpose"
+        assert Silences("beta").entries() == []
+        switch_account(app, "beta")
+        await wait_until(pilot, lambda: switched(app, "beta"))
+        await settle(pilot)
+        on_beta = await checked(pilot, app)
+        # The same seed: beta has the same image, and nothing silences it there.
+        assert finding.id in on_beta.findings and on_beta.result.silenced == []
+        switch_account(app, "alpha")
+        await wait_until(pilot, lambda: switched(app, "alpha"))
+        await settle(pilot)
+        again = await checked(pilot, app)
+        assert finding.id not in again.findings
+        assert [f.id for f in again.result.silenced] == [finding.id]

@@ -1,4 +1,4 @@
-"""The cross-account list and overview on two served hostile simulators (``--data hostile``).
+"""The cross-account list, overview and check on two served hostile simulators (``--data hostile``).
 
 The lists of several accounts draw labels, tags and error texts of every account at once: the
 invariants of :mod:`tests.ui.terminal_output` hold there too.
@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from screens.accounts.fanout import FanoutPane, FanoutScreen
+from screens.accounts.fanout_check import FanoutCheckScreen
 from screens.accounts.fanout_overview import FanoutOverviewScreen
 from tests.conftest import MemoryKeyring
 from tests.integration.sim_servers import TOKEN, SimServer, start_sim
@@ -75,3 +76,11 @@ async def test_the_fanout_list_and_overview_draw_only_display_text(
         await settle(pilot)
         assert isinstance(app.screen, FanoutOverviewScreen)
         assert_clean(app, terminal, "fanout overview")
+        app.run_command("fanout check")
+        await settle(pilot)
+        check = app.screen
+        assert isinstance(check, FanoutCheckScreen)
+        await wait_until(pilot, lambda: len(check.checks) == 2)
+        await settle(pilot)
+        assert check.findings  # the hostile accounts have findings, with hostile labels
+        assert_clean(app, terminal, "fanout check")

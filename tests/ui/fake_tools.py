@@ -96,3 +96,48 @@ def leftovers(tmp_path: Path) -> list[str]:
         for p in root.rglob("*")
         if not p.relative_to(root).parts[0].startswith("cloudtui-demo-")
     )
+
+
+STEP_EDITOR = r"""#!{python}
+import json, os, sys
+steps = {steps!r}
+count_file = {count!r}
+count = int(open(count_file).read()) if os.path.exists(count_file) else 0
+open(count_file, "w").write(str(count + 1))
+path = sys.argv[-1]
+text = open(path, encoding="utf-8").read()
+open(os.path.join({log!r}, "given-%d.toml" % count), "w", encoding="utf-8").write(text)
+step = steps[count] if count < len(steps) else []
+if step is None:
+    text = ""
+else:
+    for old, new in step:
+        if old not in text:
+            sys.exit("fake editor: " + repr(old) + " not in the file")
+        text = text.replace(old, new, 1)
+open(path, "w", encoding="utf-8").write(text)
+"""
+
+
+def make_step_editor(
+    bin_dir: Path, name: str, log_dir: Path, steps: list[list[tuple[str, str]] | None]
+) -> Path:
+    """A fake editor that makes ``steps[n]`` on its n-th run (0-based): ``(old, new)``
+    replacements in its last argument, or ``None`` to empty the file; runs past the steps
+    save the file as it is. The text it was given on run n is kept as
+    ``log_dir/given-n.toml`` (:func:`given_texts`)."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    log_dir.mkdir(parents=True, exist_ok=True)
+    path = bin_dir / name
+    count = str(log_dir / f"{name}.count")
+    path.write_text(
+        STEP_EDITOR.format(python=sys.executable, steps=steps, count=count, log=str(log_dir))
+    )
+    path.chmod(0o755)
+    return path
+
+
+def given_texts(log_dir: Path) -> list[str]:
+    """What a step editor was given, run by run."""
+    found = sorted(log_dir.glob("given-*.toml"), key=lambda p: int(p.stem.split("-")[1]))
+    return [p.read_text(encoding="utf-8") for p in found]

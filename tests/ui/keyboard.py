@@ -435,7 +435,9 @@ def focus_problem(app: Any, *, arrived: bool = True) -> str | None:
         inside = any(
             isinstance(n, RefreshingPane | DetailPanel) for n in (focused, *focused.ancestors)
         )
-        if not inside:
+        # A home screen (the check) holds its table itself: only a screen of panes is judged.
+        has_panes = bool(top.query(RefreshingPane)) or bool(top.query(DetailPanel))
+        if not inside and has_panes:
             return (
                 f"focused {focused!r} on {top!r} is not in a pane: the shown pane's keys "
                 "(its table, chart or panel) do not work"

@@ -7,10 +7,12 @@ with it, keyboard first where a user would, and after each one checks what the a
 terminal (:mod:`tests.ui.terminal_output`): no control character from data, no widget that drew
 one raw (editors of a raw value aside: the render filter shows theirs), no table row or title
 taller than its line. The walk covers every area's lists (with their tabs), the detail of an
-item with each of its tabs, every dialog an action opens and every confirmation, the palette,
-toasts, the watchlist, the activity log, the overview, the bucket browser and its object viewer,
-and local file names in the transfer dialogs; the cross-account list is walked against served
-hostile simulators in ``tests/integration/test_hostile_fanout.py``.
+item with each of its tabs (its Relations tab too), every dialog an action opens and every
+confirmation (a delete's with what it breaks), the palette, toasts, the watchlist, the activity
+log, the overview, the account check and its dialogs, the ``:xray`` trees level by level, the
+bucket browser and its object viewer, and local file names in the transfer dialogs; the
+cross-account list, overview and check are walked against served hostile simulators in
+``tests/integration/test_hostile_fanout.py``.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from tui.resources.availability import UserContext, availability
 from tui.session.config import RefreshSettings, Settings
 from tui.session.runtime import Session
 from tui.simulator import VirtualClock
+from tui.untrusted import shown
 
 __all__ = ["terminal"]  # the fixture, used by name
 
@@ -217,6 +220,103 @@ async def test_palette_toasts_bookmarks_log_and_overview_draw_only_display_text(
         assert confirm is not None
 
 
+async def test_the_check_screen_and_its_dialogs_draw_only_display_text(
+    terminal: list[str],
+) -> None:
+    from screens.dialogs.pick_one import PickOneModal
+    from screens.home.check import CheckScreen
+    from screens.home.check_dialogs import SilenceModal
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        app.run_command("check")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, CheckScreen)
+        await wait_until(pilot, lambda: screen.result is not None and not screen.checking)
+        await settle(pilot)
+        cells = [c for k in screen.table.keys for c in screen.table.row(k).cells]
+        assert any("␛" in cell for cell in cells)  # hostile labels, shown as pictures
+        assert_clean(app, terminal, "check")
+        # Every row once, with the panel that explains it.
+        for key in screen.table.keys:
+            screen.table.move_cursor(key)
+            await pilot.pause()
+        await settle(pilot)
+        assert_clean(app, terminal, "check, every row explained")
+        # A rule's objects to pick from, a fix's confirmation, the silence's reason.
+        several = next(
+            k for k in screen.table.keys if k[0] == "rule" and len(screen.rule_findings(k[1])) > 1
+        )
+        screen.table.move_cursor(several)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, PickOneModal)
+        assert_clean(app, terminal, "check, a rule's objects")
+        await pilot.press("escape")
+        await settle(pilot)
+        fixable = next(f for f in screen.findings.values() if f.requests)
+        screen.table.move_cursor(("finding", fixable.id))
+        await pilot.press("f")
+        await wait_for_screen(pilot, ConfirmModal)
+        assert_clean(app, terminal, "check, a fix's confirmation")
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("s")
+        await wait_for_screen(pilot, SilenceModal)
+        await pilot.press(*"on purpose", "enter")
+        await settle(pilot)
+        assert_clean(app, terminal, "check, silenced")
+        await pilot.press("S")
+        await settle(pilot)
+        assert_clean(app, terminal, "check, the silences")
+
+
+async def test_edit_as_text_conflicts_and_plugin_panels_draw_only_display_text(
+    terminal: list[str],
+) -> None:
+    from screens.dialogs.confirm import ConfirmModal as Confirm
+    from screens.editors.plugins import BackgroundRun, PluginOutputModal
+    from screens.editors.text_edit import ConflictModal
+    from tui.plugins.run import PluginCall
+    from tui.plugins.settings import PluginSettings
+    from tui.textedit.conflicts import Conflict
+    from tui.textedit.review import EditPlan, EditRequest, FieldChange
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "instances")
+        first, second = list(pane.items.values())[:2]
+        mine, theirs = pane.spec.label_of(first), pane.spec.label_of(second)
+        # The edit's confirmation: the diff and the requests carry others' labels.
+        change = FieldChange("label", mine, theirs)
+        request = EditRequest(
+            "1", mine, "compute.instances.update", "PUT", "/x", {}, {"label": theirs}, (change,)
+        )
+        app.push_screen(
+            Confirm("Change?", "", shown("\n".join(EditPlan((request,)).preview()), lines=True))
+        )
+        await wait_for_screen(pilot, Confirm)
+        assert_clean(app, terminal, "edit as text confirmation")
+        await pilot.press("escape")
+        # A conflict: the server's change beside the user's.
+        app.push_screen(ConflictModal([Conflict("1", mine, False, (change,), (change,))]))
+        await wait_for_screen(pilot, ConflictModal)
+        assert_clean(app, terminal, "edit as text conflict")
+        await pilot.press("escape")
+        # A background plugin's panel: its title, command and output.
+        plugin = PluginSettings(key="P", areas=["in"], title="Echo", command=["echo", "{label}"])
+        run = BackgroundRun(PluginCall(plugin, ("echo", mine), {}, mine))
+        run.add(f"{mine}\n{theirs}\n\x1b]52;c;aGk=\x07\x1b[2J done\n")
+        app.push_screen(PluginOutputModal(run))
+        await wait_for_screen(pilot, PluginOutputModal)
+        assert_clean(app, terminal, "plugin output panel")
+        run.ended(0)
+        await settle(pilot)
+        assert_clean(app, terminal, "plugin output panel, ended")
+
+
 async def test_an_api_error_toast_draws_only_display_text(terminal: list[str]) -> None:
     app = hostile_app()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
@@ -268,3 +368,27 @@ async def test_bucket_browser_object_viewer_and_local_file_names(
         await pilot.press("tab")
         await settle(pilot)
         assert_clean(app, terminal, "local file names")
+
+
+@pytest.mark.parametrize("word", ["clusters", "balancers", "instances"])
+async def test_xray_trees_draw_only_display_text(word: str, terminal: list[str]) -> None:
+    from screens.relations.xray import XrayScreen
+    from screens.shell.command_line import run_command
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        run_command(app, f"xray {word}")
+        screen = await wait_for_screen(pilot, XrayScreen)
+        await settle(pilot)
+        await wait_until(pilot, lambda: screen.xray is not None)
+        assert screen.xray is not None and screen.xray.roots, f"xray {word} is empty"
+        assert_clean(app, terminal, f"xray {word}")
+        screen.xray_tree.focus()
+        # Open the first node of each level: the labels of every level are drawn.
+        await pilot.press("down")
+        for depth in range(3):
+            await pilot.press("right")
+            await settle(pilot)
+            assert_clean(app, terminal, f"xray {word}, level {depth + 1} open")
+            await pilot.press("down")

@@ -250,9 +250,12 @@ def choose_step(rng: random.Random, app: Any) -> tuple[str, list[str], str | Non
     return "nav", [rng.choice(NAV_KEYS)], None
 
 
+FUZZED_HOME = ("check",)
+"""Home areas fuzzed too: the check sends fixes from its own keys."""
+
 CASES = [
-    pytest.param(area.id, size, id=f"{area.id}-{size[0]}x{size[1]}")
-    for area in AREAS
+    pytest.param(area, size, id=f"{area}-{size[0]}x{size[1]}")
+    for area in (*(a.id for a in AREAS), *FUZZED_HOME)
     for size in SIZES
 ]
 

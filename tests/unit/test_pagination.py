@@ -222,17 +222,17 @@ JSON_VALUES = st.recursive(
 def test_pages_of_plain_dicts_decode_exactly_as_validation_does(envelope: object) -> None:
     """Rows decoded as dicts take a path without validation; it must give what validating the
     same bytes gives (the same page, or a refusal where validation refuses)."""
-    from tui.api.pagination import PageFormatError, page_type, parse_page_json
+    from tui.api.envelope import envelope_type
+    from tui.api.pagination import PageFormatError, parse_page_json
 
     content = json.dumps(envelope).encode()
     try:
-        expected = page_type(dict).model_validate_json(content)
+        expected = envelope_type(dict).model_validate_json(content)
     except ValueError:
         with pytest.raises(PageFormatError):
             parse_page_json(content, dict)
         return
     got = parse_page_json(content, dict)
-    assert got == expected
     assert (got.data, got.page, got.pages, got.results) == (
         expected.data,
         expected.page,

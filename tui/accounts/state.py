@@ -31,9 +31,12 @@ from tui.session.config import Settings
 from tui.session.runtime import Session
 
 if TYPE_CHECKING:
+    from tui.check.silences import Silences
+    from tui.history.commands import CommandHistory
     from tui.home.activity import ActivityLog
     from tui.home.undo import UndoJournal
     from tui.home.watchlist import Watchlist
+    from tui.relations.cache import RelationCache
 
 AccountHealth = Literal["connecting", "online", "unreachable", "rate_limited", "error", "retrying"]
 """What the status bar says about the account's API."""
@@ -65,6 +68,11 @@ class AccountState:
             cannot be written).
         watchlist: The account's bookmarks (same).
         undo_journal: The changes of this visit and their undo.
+        check_silences: The account check's silenced findings (None until opened, or when
+            the data folder cannot be written).
+        relations: What uses what in the account (None until first needed or fed).
+        commands: The ``:`` commands of the account's profile, kept across runs (None until
+            opened, or when the data folder cannot be written).
         on_change: Told what changed (the app repaints or re-checks); None once detached.
     """
 
@@ -80,6 +88,9 @@ class AccountState:
     activity: ActivityLog | None = None
     watchlist: Watchlist | None = None
     undo_journal: UndoJournal | None = None
+    check_silences: Silences | None = None
+    relations: RelationCache | None = None
+    commands: CommandHistory | None = None
     on_change: Callable[[StateChange], None] | None = None
     _context: UserContext | None = field(default=None, init=False, repr=False)
 
@@ -107,6 +118,17 @@ class AccountState:
     def detach(self) -> None:
         """Leave the account: nothing it reports from now on reaches the app."""
         self.on_change = None
+        if self.relations is not None:
+            self.relations.close()
+
+    def relation_cache(self) -> RelationCache:
+        """The account's relations index, made on first use (it follows the client's
+        changes from then on)."""
+        if self.relations is None:
+            from tui.relations.cache import RelationCache
+
+            self.relations = RelationCache(self.session.client)
+        return self.relations
 
     # -- what the account is ----------------------------------------------------------------
 
@@ -301,6 +323,15 @@ class AppState:
     def undo_journal(self) -> UndoJournal | None:
         """The account's changes of this visit and their undo (None until opened)."""
         return self.account.undo_journal if self.account is not None else None
+
+    @property
+    def check_silences(self) -> Silences | None:
+        """The account check's silences (None until opened)."""
+        return self.account.check_silences if self.account is not None else None
+
+    def relation_cache(self) -> RelationCache | None:
+        """The account's relations index (None before sign-in)."""
+        return self.account.relation_cache() if self.account is not None else None
 
     def now(self) -> float:
         """Current time: the demo simulator's clock (virtual in tests), else the wall."""

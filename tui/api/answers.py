@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from tui.api.endpoints import Endpoint
 from tui.api.pagination import parse_page
 
@@ -46,7 +44,8 @@ def decode_answer(e: Endpoint, payload: Any, model: type[Any] | None = None) -> 
         the declared model.
 
     Raises:
-        pydantic.ValidationError: The answer does not fit the declared model.
+        ValueError: The answer does not fit the declared model (pydantic's ValidationError,
+            or :class:`~tui.api.pagination.PageFormatError` for a collection).
     """
     if model is dict:
         return {} if payload is None else payload
@@ -55,6 +54,8 @@ def decode_answer(e: Endpoint, payload: Any, model: type[Any] | None = None) -> 
         return parse_page(payload or {}, declared)
     if declared is None or payload is None:
         return None
+    from pydantic import BaseModel  # loaded already: the declared model is one
+
     if not issubclass(declared, BaseModel):  # pragma: no cover - the registry names models
         raise TypeError(f"{e.response} is not a pydantic model")
     return declared.model_validate(payload)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from tui.untrusted import Shown
 
@@ -99,10 +100,18 @@ def resolve_model(ref: str) -> type:
     return getattr(module, class_name)
 
 
-_ENTRIES: list[Endpoint] = []
+_SPECS: dict[str, tuple[Shown, str, dict[str, Any]]] = {}
+"""Name -> the arguments of :func:`_ep`; each :class:`Endpoint` is made on first use."""
 
 
-def _ep(
+def _ep(name: str, key: Shown, scopes: str = "", **options: Any) -> None:
+    """Declare one operation (see :func:`_make` for the options)."""
+    if name in _SPECS:  # pragma: no cover - caught by the registry tests
+        raise RuntimeError(f"duplicate endpoint name {name}")
+    _SPECS[name] = (key, scopes, options)
+
+
+def _make(
     name: str,
     key: Shown,
     scopes: str = "",
@@ -114,25 +123,69 @@ def _ep(
     summary: str = "",
     part: int = 2,
     extension: bool = False,
-) -> None:
+) -> Endpoint:
     method, path = key.split(" ", 1)
     area = name.split(".", 1)[0]
-    _ENTRIES.append(
-        Endpoint(
-            name=name,
-            method=method,
-            path=path,
-            area=area,
-            scopes=tuple(s for s in scopes.split(",") if s),
-            auth=auth,
-            paged=paged,
-            request=req,
-            response=resp,
-            summary=summary,
-            page_size_max=PART1_PAGE_SIZE_MAX if part == 1 else PART2_PAGE_SIZE_MAX,
-            extension=extension,
-        )
+    return Endpoint(
+        name=name,
+        method=method,
+        path=path,
+        area=area,
+        scopes=tuple(s for s in scopes.split(",") if s),
+        auth=auth,
+        paged=paged,
+        request=req,
+        response=resp,
+        summary=summary,
+        page_size_max=PART1_PAGE_SIZE_MAX if part == 1 else PART2_PAGE_SIZE_MAX,
+        extension=extension,
     )
+
+
+class _Registry(Mapping[str, Endpoint]):
+    """Every endpoint by name, each made when first looked up.
+
+    A listing uses one or two of the ~190 operations; making them all costs a few ms of
+    every start.
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[str, Endpoint] = {}
+
+    def __getitem__(self, name: str) -> Endpoint:
+        made = self._made.get(name)
+        if made is None:
+            key, scopes, options = _SPECS[name]
+            made = self._made[name] = _make(name, key, scopes, **options)
+        return made
+
+    def __contains__(self, name: object) -> bool:
+        return name in _SPECS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_SPECS)
+
+    def __len__(self) -> int:
+        return len(_SPECS)
+
+
+class _ByKey(Mapping[str, Endpoint]):
+    """Every endpoint by ``METHOD /path``, through :data:`REGISTRY`."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self._names = names
+
+    def __getitem__(self, key: str) -> Endpoint:
+        return REGISTRY[self._names[key]]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 # --- Part 1: profile -------------------------------------------------------------------------
@@ -1321,14 +1374,14 @@ _ep(
 )
 _ep("images.delete", "DELETE /images/{imageId}", _IW, summary="Delete")
 
-REGISTRY: dict[str, Endpoint] = {e.name: e for e in _ENTRIES}
+REGISTRY: Mapping[str, Endpoint] = _Registry()
 """Every endpoint by name."""
 
-BY_KEY: dict[str, Endpoint] = {e.key: e for e in _ENTRIES}
+BY_KEY: Mapping[str, Endpoint] = _ByKey({key: name for name, (key, _s, _o) in _SPECS.items()})
 """Every endpoint by ``METHOD /path``."""
 
-if len(REGISTRY) != len(_ENTRIES) or len(BY_KEY) != len(_ENTRIES):  # pragma: no cover
-    raise RuntimeError("duplicate endpoint name or key in the registry")
+if len(BY_KEY) != len(_SPECS):  # pragma: no cover
+    raise RuntimeError("duplicate endpoint key in the registry")
 
 
 def endpoint(name_or_endpoint: str | Endpoint) -> Endpoint:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
-from pydantic import ValidationError
 
 from tui.api import collector
 from tui.api.calls import CallingClient
@@ -42,6 +42,7 @@ class ListingOptions(TypedDict, total=False):
     query: Mapping[str, Any] | None
     max_concurrency: int | None
     where: Mapping[str, Any] | None
+    slots: AbstractAsyncContextManager[Any] | None
 
 
 class ListingClient(CallingClient):
@@ -128,7 +129,7 @@ class ListingClient(CallingClient):
             ) from None
         try:
             return parse_page(payload, item_model)
-        except ValidationError as error:
+        except PageFormatError as error:
             raise malformed_answer(e.method, path, str(error)) from None
 
     async def iter_all(
@@ -141,6 +142,7 @@ class ListingClient(CallingClient):
         query: Mapping[str, Any] | None = None,
         max_concurrency: int | None = None,
         where: Mapping[str, Any] | None = None,
+        slots: AbstractAsyncContextManager[Any] | None = None,
     ) -> AsyncIterator[Page[T]]:
         """Yield every page of a collection, in order, as soon as each is ready.
 
@@ -166,6 +168,9 @@ class ListingClient(CallingClient):
             query: Extra query parameters.
             max_concurrency: Overrides the client's bound for this call.
             where: Only the items matching this filter (see :meth:`fetch_page`).
+            slots: A bound shared with other listings (``async with`` around each page after
+                page 1; see :class:`~tui.api.fair_share.FairShare`) instead of this listing's
+                own ``max_concurrency``.
 
         Yields:
             Pages 1..N in order.
@@ -173,7 +178,7 @@ class ListingClient(CallingClient):
         e = endpoint(ep)
         size = min(page_size or self.page_size, e.page_size_max)
         largest = e.page_size_max if page_size is None else size
-        bound = asyncio.Semaphore(max_concurrency or self.max_concurrency)
+        bound = slots or asyncio.Semaphore(max_concurrency or self.max_concurrency)
         item_model = model if model is not None else e.response_model()
 
         async def one(number: int, items: int) -> Page[T]:

@@ -1,18 +1,25 @@
-"""The collection envelope ``{data, page, pages, results}`` as a typed page."""
+"""The collection envelope ``{data, page, pages, results}`` as a typed page.
+
+Listings decode rows as plain dicts (a row shows a few fields; the model is built when one is
+opened), so this module does not import pydantic: a page of plain dicts is decoded by
+pydantic-core's JSON parser (loaded by the first page) and checked here, and only a page that
+needs validation (item models, counts sent as text, odd shapes) loads the pydantic envelope of
+:mod:`tui.api.envelope`.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic_core import from_json
-
 from tui.api import collector
 
 T = TypeVar("T")
 
+_COUNTS = {"page": 1, "pages": 1, "results": 0}
+"""The envelope's numbers and their defaults when a page leaves them out."""
 
-class Page(BaseModel, Generic[T]):
+
+class Page(Generic[T]):
     """One page of a collection.
 
     Attributes:
@@ -22,41 +29,61 @@ class Page(BaseModel, Generic[T]):
         results: How many items the collection has in all.
     """
 
-    model_config = ConfigDict(extra="allow")
+    __slots__ = ("data", "page", "pages", "results")
 
-    data: list[T] = Field(default_factory=list)
-    page: int = 1
-    pages: int = 1
-    results: int = 0
+    def __init__(
+        self, data: list[T] | None = None, page: int = 1, pages: int = 1, results: int = 0
+    ) -> None:
+        """Hold a page's items and counts as given (validation happens before)."""
+        self.data: list[T] = [] if data is None else data
+        self.page = page
+        self.pages = pages
+        self.results = results
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Page):
+            return NotImplemented
+        return (self.data, self.page, self.pages, self.results) == (
+            other.data,
+            other.page,
+            other.pages,
+            other.results,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the lists it holds
+
+    def __repr__(self) -> str:
+        counts = f"page={self.page}, pages={self.pages}, results={self.results}"
+        return f"Page({counts}, {len(self.data)} items)"
 
 
 class PageFormatError(ValueError):
-    """The bytes are not a valid collection envelope (callers fall back to :func:`parse_page`)."""
-
-
-_PAGE_TYPES: dict[Any, type[Page[Any]]] = {}
-
-
-def page_type(model: type[T] | None) -> type[Page[Any]]:
-    """``Page[model]`` (``Page[dict[str, Any]]`` for None or ``dict``), built once per model."""
-    page = _PAGE_TYPES.get(model)
-    if page is None:
-        item: Any = dict[str, Any] if model is None or model is dict else model
-        page = _PAGE_TYPES[model] = Page[item]
-    return page
+    """The answer is not a valid collection envelope of the asked-for items."""
 
 
 def parse_page(payload: Any, model: type[T] | None = None) -> Page[Any]:
-    """Validate a collection envelope, items as ``model`` (or raw dicts).
+    """Validate a decoded collection envelope, items as ``model`` (or raw dicts).
 
     Args:
         payload: Decoded JSON body.
-        model: Item model class, or None to keep plain dicts.
+        model: Item model class, or None (or ``dict``) to keep plain dicts.
 
     Returns:
         The page.
+
+    Raises:
+        PageFormatError: Not a valid envelope of ``model`` items.
     """
-    return page_type(model).model_validate(payload)
+    if model is None or model is dict:
+        plain = _plain_page(payload)
+        if plain is not None:
+            return plain
+    from tui.api.envelope import envelope_type  # pydantic: only pages to validate load it
+
+    try:
+        return _page(envelope_type(model).model_validate(payload))
+    except ValueError as error:  # pydantic's ValidationError
+        raise PageFormatError(str(error)) from None
 
 
 def parse_page_json(content: bytes, model: type[T] | None = None) -> Page[Any]:
@@ -78,42 +105,47 @@ def parse_page_json(content: bytes, model: type[T] | None = None) -> Page[Any]:
     # other task runs meanwhile), so the hold ends with it, unless a listing holds it longer.
     with collector.held():
         if model is None or model is dict:
-            plain = _plain_page(content)
+            # pydantic-core's parser is a quarter faster than json.loads on a page and shares
+            # repeated strings between rows (statuses, regions, keys): a smaller listing.
+            from pydantic_core import from_json
+
+            try:
+                body = from_json(content)
+            except ValueError:
+                body = None
+            plain = _plain_page(body)
             if plain is not None:
                 return plain
+        from tui.api.envelope import envelope_type
+
         try:
-            return page_type(model).model_validate_json(content)
-        except ValidationError as error:
+            return _page(envelope_type(model).model_validate_json(content))
+        except ValueError as error:  # pydantic's ValidationError
             raise PageFormatError(str(error)) from None
 
 
-_COUNTS = {name: Page.model_fields[name].default for name in ("page", "pages", "results")}
-"""The envelope's numbers and their defaults, as :class:`Page` declares them."""
+def _page(envelope: Any) -> Page[Any]:
+    """The :class:`Page` of a validated :class:`~tui.api.envelope.Envelope`."""
+    return Page(envelope.data, envelope.page, envelope.pages, envelope.results)
 
 
-def _plain_page(content: bytes) -> Page[Any] | None:
-    """A page of plain dicts, decoded without validating what is already plain; None when the
-    envelope is not exactly that shape (the caller validates it, with its error messages).
+def _plain_page(body: Any) -> Page[Any] | None:
+    """A page of plain dicts taken as decoded; None when the envelope is not exactly that
+    shape (the caller validates it, with its error messages).
 
-    Rows are decoded into dicts (lists show a few fields; the model is built on open), and for
-    dicts validation only re-checks what JSON already guarantees: a third of a 500-item page's
-    decoding. Anything validation would convert or refuse (a count sent as text, an item that
-    is not an object) falls through to it.
+    For dicts, validation only re-checks what JSON already guarantees: a third of a 500-item
+    page's decoding. Anything validation would convert or refuse (a count sent as text, an
+    item that is not an object) falls through to it.
     """
-    try:
-        body = from_json(content)
-    except ValueError:
-        return None
     if type(body) is not dict:
         return None
-    data = body.setdefault("data", [])
+    data = body.get("data", [])
     if type(data) is not list or any(type(item) is not dict for item in data):
         return None
-    for name, default in _COUNTS.items():
-        if type(body.setdefault(name, default)) is not int:
-            return None
-    page: Page[Any] = page_type(dict).model_construct(**body)
-    return page
+    counts = [body.get(name, default) for name, default in _COUNTS.items()]
+    if any(type(count) is not int for count in counts):
+        return None
+    return Page(data, *counts)
 
 
 def page_plan(results: int, size: int, largest: int) -> list[tuple[int, int]]:

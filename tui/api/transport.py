@@ -10,10 +10,10 @@ import sys
 from typing import Any
 
 import httpx
-from pydantic import SecretStr
 
 from tui import __version__
 from tui.api.errors import ConnectFailure, ConnectionDropped, TimeoutFailure, TransportFailure
+from tui.api.token import SecretText
 
 log = logging.getLogger("cloudtui.api")
 
@@ -44,7 +44,7 @@ this without any fault)."""
 class BearerAuth(httpx.Auth):
     """Adds the bearer token to each request; its repr never shows the token."""
 
-    def __init__(self, token: SecretStr) -> None:
+    def __init__(self, token: SecretText) -> None:
         self._token = token
 
     def auth_flow(self, request: httpx.Request) -> Any:
@@ -112,7 +112,7 @@ class DeferredTlsTransport(httpx.AsyncBaseTransport):
 
 def http_client(
     base_url: str,
-    token: SecretStr | None,
+    token: SecretText | None,
     transport: httpx.AsyncBaseTransport | None,
     *,
     connect_timeout: float,
@@ -141,7 +141,7 @@ def http_client(
     )
 
 
-def describe_failure(exc: Exception, token: SecretStr | None) -> str:
+def describe_failure(exc: Exception, token: SecretText | None) -> str:
     """A short reason for a transport exception, with the token scrubbed out of it."""
     text = str(exc).strip()
     if token is not None:
@@ -155,7 +155,7 @@ async def send(
     http: httpx.AsyncClient,
     request: httpx.Request,
     shown: str,
-    token: SecretStr | None,
+    token: SecretText | None,
     *,
     bearer: bool = True,
     stream: bool = False,

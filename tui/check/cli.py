@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -107,28 +106,20 @@ async def _check_one(
 ) -> AccountCheck:
     from tui.accounts.switch import AccountUnavailable, open_account
     from tui.api.errors import CloudError
-    from tui.check.certificates import network_source, simulator_source
-    from tui.check.run import AccountCheck, check_account
+    from tui.check.run import AccountCheck
+    from tui.check.session import check_session
     from tui.refresh import describe_error
 
     try:
         session = demo or open_account(settings, name)
     except AccountUnavailable as exc:
         return AccountCheck(name, error=str(exc))
-    simulator = session.simulator
-    certificates = (
-        simulator_source(simulator) if simulator else network_source(settings.connect_timeout)
-    )
     try:
-        return await check_account(
-            session.client,
-            name=name,
-            now=simulator.clock.now() if simulator else time.time(),
-            important_tags=settings.check.important_tags,
-            rules=rules,
-            silences=_silences(name, session.demo_user),
-            certificates=certificates,
+        result = await check_session(
+            session, settings, silences=_silences(name, session.demo_user), rules=rules
         )
+        result.account = name
+        return result
     except CloudError as exc:
         return AccountCheck(name, error=describe_error(exc))
     finally:

@@ -1,4 +1,5 @@
-"""The operator's home: overview, watchlist and activity log as areas, and their ``:`` words.
+"""The operator's home (overview, watchlist, activity log, account check) as areas, and their
+``:`` words.
 
 These areas are hand-written screens, not resource lists, so they live beside ``AREAS`` rather
 than in it; the sidebar shows them first under "Home".
@@ -12,6 +13,7 @@ HOME_AREAS: tuple[Area, ...] = (
     Area("overview", "Overview", "home.overview", ("ov", "home", "dash", "dashboard"), "Home"),
     Area("watch", "Watchlist", "home.watch", ("watchlist", "bookmarks", "marks"), "Home"),
     Area("log", "Activity log", "home.log", ("activity", "changes", "history"), "Home"),
+    Area("check", "Check", "home.check", ("findings", "audit", "lint"), "Home"),
 )
 """Home areas, in sidebar order (the overview is where the app opens)."""
 

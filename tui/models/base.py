@@ -4,8 +4,8 @@ Responses use :class:`ApiModel`: unknown fields are kept and unknown enum values
 (statuses are plain ``str``), so a newer server never breaks the client. Request bodies use
 :class:`RequestModel`: unknown fields are refused and the reference's limits are ``Field``
 constraints, so bad input is caught before it is sent. A request model's attribute docstrings
-become form help (a response model's are documentation only). Both build their validators on
-first use, so importing a models module stays cheap.
+become form help (:func:`tui.models.docs.field_help`; a response model's are documentation
+only). Both build their validators on first use, so importing a models module stays cheap.
 """
 
 from __future__ import annotations
@@ -36,10 +36,11 @@ class ApiModel(BaseModel):
 class RequestModel(BaseModel):
     """A request body: strict, with the reference's limits as constraints."""
 
+    # Attribute docstrings are form help, read when a form asks (tui.models.docs): pydantic's
+    # use_attribute_docstrings made each models import look up the path of every module.
     model_config = ConfigDict(
         extra="forbid",
         populate_by_name=True,
-        use_attribute_docstrings=True,
         validate_assignment=True,
         defer_build=True,  # built when a form or a call first uses it, not at import
     )

@@ -39,6 +39,18 @@ ALIASES: dict[str, str] = {
 """Other words ``:xray`` accepts for a tree."""
 
 
+OFFERED = ("clusters", "balancers", "instances")
+"""The words ``:xray`` completes to, one per tree."""
+
+
+def complete_xray(text: str) -> list[str]:
+    """Completions of a partial ``:xray WORD`` (none for any other command)."""
+    word, space, rest = text.lstrip().lstrip(":").lower().partition(" ")
+    if word != "xray" or not space:
+        return []
+    return [f"xray {name}" for name in OFFERED if name.startswith(rest.strip())]
+
+
 def tree_name(word: str) -> str | None:
     """The tree ``:xray WORD`` means, or None for a word that names none."""
     word = word.strip().lower()

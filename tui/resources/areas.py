@@ -184,10 +184,12 @@ BUILTIN_COMMANDS: dict[str, str] = {
     "overview": "overview",
     "watch": "watch",
     "log": "log",
+    "check": "check",
     "read-only": "read-only",
     "export": "export",
     "account": "account",
     "fanout": "fanout",
+    "xray": "xray",
 }
 """Non-navigation ``:`` commands -> app action (the home areas are in :mod:`tui.home.areas`)."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -43,6 +44,7 @@ class Client(Protocol):
         *,
         model: Any = None,
         where: Mapping[str, Any] | None = None,
+        slots: AbstractAsyncContextManager[Any] | None = None,
     ) -> AsyncIterator[Any]: ...
 
 
@@ -80,7 +82,11 @@ def _items_of(spec: ResourceSpec, payload: Any) -> tuple[list[dict[str, Any]], A
 
 
 async def iter_chunks(
-    client: Client, spec: ResourceSpec, params: Mapping[str, Any] | None = None
+    client: Client,
+    spec: ResourceSpec,
+    params: Mapping[str, Any] | None = None,
+    *,
+    slots: AbstractAsyncContextManager[Any] | None = None,
 ) -> AsyncIterator[Chunk]:
     """Everything the spec lists, chunk by chunk, as soon as each arrives.
 
@@ -88,17 +94,19 @@ async def iter_chunks(
         client: The API client.
         spec: What to list.
         params: Path parameters (the parent's ids for child resources).
+        slots: A bound on pages in flight shared with other listings (a fanout's accounts),
+            instead of the client's own.
 
     Yields:
         Chunks in display order; the last one has ``last=True``.
     """
     params = dict(params or {})
     if not spec.also_listed:
-        async for chunk in _own_chunks(client, spec, params):
+        async for chunk in _own_chunks(client, spec, params, slots):
             yield chunk
         return
     seen: set[str] = set()
-    async for chunk in _own_chunks(client, spec, params):
+    async for chunk in _own_chunks(client, spec, params, slots):
         seen.update(spec.item_key(item) for item in chunk.items)
         yield Chunk(chunk.items, None, False)  # the total is not known before the others
     more: list[dict[str, Any]] = []
@@ -108,12 +116,15 @@ async def iter_chunks(
 
 
 async def _own_chunks(
-    client: Client, spec: ResourceSpec, params: dict[str, Any]
+    client: Client,
+    spec: ResourceSpec,
+    params: dict[str, Any],
+    slots: AbstractAsyncContextManager[Any] | None = None,
 ) -> AsyncIterator[Chunk]:
     """The chunks of the spec's own listing (see :func:`iter_chunks`)."""
     if is_paged(spec):
         adapter = ADAPTERS.get(spec.adapter) if spec.adapter else None
-        pages = client.iter_all(spec.list_endpoint, params, model=dict)
+        pages = client.iter_all(spec.list_endpoint, params, model=dict, slots=slots)
         page = None
         async for page in pages:
             items = adapter({"data": page.data}).items if adapter else list(page.data)
@@ -162,11 +173,16 @@ async def _also_listed(
 
 
 async def fetch_all(
-    client: Client, spec: ResourceSpec, params: Mapping[str, Any] | None = None
+    client: Client,
+    spec: ResourceSpec,
+    params: Mapping[str, Any] | None = None,
+    *,
+    slots: AbstractAsyncContextManager[Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every item the spec lists (pages fetched concurrently), for one refresh diff."""
+    """Every item the spec lists (pages fetched concurrently), for one refresh diff; ``slots``
+    as for :func:`iter_chunks`."""
     items: list[dict[str, Any]] = []
-    async for chunk in iter_chunks(client, spec, params):
+    async for chunk in iter_chunks(client, spec, params, slots=slots):
         items.extend(chunk.items)
     return items
 

@@ -416,7 +416,10 @@ def dig(item: Mapping[str, Any], key: str) -> Any:
         The value, or None when any step is missing.
     """
     if "." not in key:
-        # Fast path: most keys are plain field names (refresh diffs call this 10,000s of times).
+        # Fast path: most keys are plain field names (refresh diffs call this 10,000s of times),
+        # and most items plain dicts (a Mapping check goes through the ABC machinery).
+        if type(item) is dict:
+            return item.get(key)
         return item.get(key) if isinstance(item, Mapping) else None
     value: Any = item
     for part in key.split("."):

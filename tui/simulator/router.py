@@ -9,6 +9,9 @@ from urllib.parse import unquote
 from tui.api.endpoints import Endpoint
 from tui.api.paths import SLASHED_PARAMS
 
+SEEN_PATHS = 4096
+"""Paths whose owners are remembered (forgotten all at once past it)."""
+
 
 @dataclass(frozen=True)
 class _Route:
@@ -52,9 +55,20 @@ class Router:
         routes = [_compile(ep) for ep in endpoints]
         routes.sort(key=lambda r: r.rank, reverse=True)
         self._routes = routes
+        self._seen: dict[str, list[tuple[_Route, re.Match[str]]]] = {}
+        """Path -> its owners: a listing asks for the same path for every page, and finding
+        them tries every route's pattern (~190)."""
 
     def _owners(self, path: str) -> list[tuple[_Route, re.Match[str]]]:
         """The routes that own ``path``: those matching it with the highest rank."""
+        found = self._seen.get(path)
+        if found is None:
+            if len(self._seen) >= SEEN_PATHS:
+                self._seen.clear()
+            found = self._seen[path] = self._find_owners(path)
+        return found
+
+    def _find_owners(self, path: str) -> list[tuple[_Route, re.Match[str]]]:
         found: list[tuple[_Route, re.Match[str]]] = []
         for route in self._routes:
             if found and route.rank != found[0][0].rank:

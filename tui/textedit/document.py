@@ -24,6 +24,7 @@ from tui.api.endpoints import Endpoint, endpoint
 from tui.models.base import RequestModel
 from tui.resources.forms.spec import REDACTED
 from tui.resources.spec import Action, ResourceSpec, dig
+from tui.textedit.action import edit_action
 from tui.textedit.fields import EditField, ModelFields, model_fields
 from tui.textedit.toml_text import escaped, parse_toml, toml_key, toml_value
 
@@ -63,15 +64,6 @@ class EditTarget:
     def table(self) -> str:
         """The document's table name: the object's singular noun as a bare key."""
         return re.sub(r"[^A-Za-z0-9_]+", "_", self.spec.singular.strip().lower()) or "item"
-
-
-def edit_action(spec: ResourceSpec) -> Action | None:
-    """The spec's update action driven by the generic form, if it has one."""
-    for action in spec.actions:
-        ep = endpoint(action.endpoint)
-        if ep.method == "PUT" and ep.request and action.form == ep.request and not action.screen:
-            return action
-    return None
 
 
 def edit_target(spec: ResourceSpec) -> EditTarget | None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tui.models.docs import field_help
 from tui.models.rules import When
 from tui.resources.secret_keys import is_secret_key
 
@@ -208,7 +209,7 @@ def _walk(
             EditField(
                 path,
                 describe_schema(schema, defs),
-                " ".join((info.description or "").split()),
+                " ".join(field_help(model, name).split()),
                 _when(rule) if rule is not None else "",
             )
         )

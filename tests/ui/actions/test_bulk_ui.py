@@ -122,15 +122,12 @@ async def test_filter_by_tag_and_status() -> None:
         await pilot.press("slash")
         await type_text(pilot, "#production status:running")
         await pilot.press("enter")
-        await pilot.pause()
-        assert set(pane.table.keys) == {"51200", "51201", "51202"}
+        await wait_until(pilot, lambda: set(pane.table.keys) == {"51200", "51201", "51202"})
         assert "filter: #production status:running" in str(pane.query_one(".list-title").render())
         pane.filter_input.value = "#production web !label:web-prod-2"
-        await pilot.pause()
-        assert set(pane.table.keys) == {"51201"}
+        await wait_until(pilot, lambda: set(pane.table.keys) == {"51201"})
         pane.filter_input.value = "colour:red"
-        await pilot.pause()
-        assert pane.table.keys == []
+        await wait_until(pilot, lambda: pane.table.keys == [])
         assert "No instance has the field colour" in str(pane.query_one(".list-message").render())
 
 

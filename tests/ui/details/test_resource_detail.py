@@ -171,4 +171,7 @@ async def test_brackets_cycle_tabs_and_focus_what_they_show() -> None:
         await settle(pilot)
         assert tabs.active == "tab-overview"
         await pilot.press("left_square_bracket")
+        # The tabs every detail screen has (Relations) come after the child tabs.
+        assert tabs.active == "tab-relations"
+        await pilot.press("left_square_bracket")
         assert tabs.active == f"tab-child-{len(screen.resource.children) - 1}"

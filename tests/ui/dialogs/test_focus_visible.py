@@ -7,7 +7,8 @@ key the focused widget must lie on screen and inside every container that clips 
 (:func:`tests.ui.visibility.assert_focus_visible`). The choosers a form opens are walked the
 same way. Each dialog is built once and walked at both sizes; the sizes alternate so both
 orders occur. Dialogs opened by other flows than a spec action (transfers, the hand-off address
-picker, a typed confirmation with a long request) are pushed alone and walked the same way.
+picker, a typed confirmation with a long request, the reason of a check's silence) are pushed
+alone and walked the same way; so is the ``:check`` screen, with its findings and its silences.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from textual.pilot import Pilot
 from screens.actions.form import FormModal
 from screens.dialogs.confirm import ConfirmModal
 from screens.editors.handoff import AddressModal
+from screens.editors.plugins import BackgroundRun, PluginOutputModal
+from screens.editors.text_edit import ConflictModal as EditConflictModal
+from screens.home.check_dialogs import SilenceModal
 from screens.transfers.dialogs import ConflictModal, LocalPathModal, ShareModal
 from tests.ui.form_walk import (
     DialogAction,
@@ -139,7 +143,36 @@ def lone_dialogs(tmp_path: Path) -> list[Any]:
             "ssh root@ which address of web-1?", [("private", f"10.0.0.{n}") for n in range(30)]
         ),
         ConfirmModal("Delete 60 volumes", "They go for good.", many, typed="60 volumes"),
+        SilenceModal('Silence "Volume not attached" on archive_2024'),
+        # A delete's impact with the clean-up it offers: a tick between preview and input.
+        ConfirmModal(
+            "Delete instance web-1",
+            "It breaks 60 things (listed below); 60 clean-up requests offered.",
+            many,
+            typed="web-1",
+            option="Clean up too: send the 60 requests listed at the end once it succeeded",
+        ),
+        EditConflictModal([_conflict(n) for n in range(12)]),
+        PluginOutputModal(_background_run()),
     ]
+
+
+def _conflict(n: int) -> Any:
+    from tui.textedit.conflicts import Conflict
+    from tui.textedit.review import FieldChange
+
+    change = FieldChange("label", f"web-{n}", f"web-{n}-theirs")
+    return Conflict(str(n), f"web-{n}", False, (change,), (change,))
+
+
+def _background_run() -> BackgroundRun:
+    from tui.plugins.run import PluginCall
+    from tui.plugins.settings import PluginSettings
+
+    plugin = PluginSettings(key="P", areas=["in"], title="Ping", command=["ping", "{ipv4}"])
+    run = BackgroundRun(PluginCall(plugin, ("ping", "192.0.2.1"), {}, "web-1"))
+    run.add("".join(f"64 bytes from 192.0.2.1: icmp_seq={n}\n" for n in range(200)))
+    return run
 
 
 async def test_dialogs_opened_outside_spec_actions_keep_the_focus_in_sight(tmp_path: Path) -> None:
@@ -152,3 +185,61 @@ async def test_dialogs_opened_outside_spec_actions_keep_the_focus_in_sight(tmp_p
             await walk_both_sizes(pilot, dialog, type(dialog).__name__)
             dialog.dismiss(None)
             await wait_for(pilot, lambda dialog=dialog: app.screen is not dialog, "closing")
+
+
+async def test_the_check_screen_keeps_the_focus_in_sight() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await settle(pilot)
+        app.run_command("check")
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "CheckScreen"
+        await walk_both_sizes(pilot, screen, "CheckScreen")
+        await pilot.press("S")  # the silences, in the same table
+        await walk_both_sizes(pilot, screen, "CheckScreen, silences")
+
+
+async def keys_in_sight(pilot: Pilot[Any], keys: tuple[str, ...], where: str) -> None:
+    """Press ``keys`` at each size in turn, the focus in sight after each."""
+    app = pilot.app
+    for width, height in (*SIZES, SIZES[0]):
+        await pilot.resize_terminal(width, height)
+        await settle_view(pilot)
+        assert_focus_visible(app, f"{where} at {width}x{height}")
+        for key in keys:
+            await press_and_settle(pilot, key)
+            await settle(pilot)
+            assert_focus_visible(app, f"{where} at {width}x{height} after {key}")
+
+
+async def test_the_relations_tab_and_the_xray_tree_keep_the_focus_in_sight() -> None:
+    from textual.widgets import DataTable, TabbedContent
+
+    from screens.lists.list_pane import ResourceListPane
+    from screens.relations.tab import RelationsPane
+    from screens.relations.xray import XrayScreen
+    from screens.shell.command_line import run_command
+    from tests.ui.helpers import wait_until
+
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await settle(pilot)
+        app.go_to_area("instances")
+        await settle(pilot)
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        assert pane.table.move_cursor("51201")
+        pane.table.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        app.screen.query_one("#detail-tabs", TabbedContent).active = "tab-relations"
+        await settle(pilot)
+        relations = app.screen.query_one(RelationsPane)
+        await wait_until(pilot, lambda: relations.loaded)
+        relations.query_one(DataTable).focus()
+        await keys_in_sight(pilot, ("end", "home"), "the Relations tab")
+        run_command(app, "xray balancers")
+        xray = await wait_for_screen(pilot, XrayScreen)
+        await settle(pilot)
+        xray.xray_tree.focus()
+        await keys_in_sight(pilot, ("down", "right", "down", "space", "end"), "xray balancers")

@@ -21,6 +21,7 @@ from screens.actions.form import FormModal
 from screens.actions.tag_prompt import TagPrompt
 from screens.dialogs.confirm import ConfirmModal
 from screens.dialogs.error import ErrorScreen
+from screens.home.check_dialogs import SilenceModal
 from screens.keys.not_typed import TITLE
 from tests.ui.actions.test_form_rules_ui import record_form
 from tests.ui.form_walk import Samples, dialog_actions, opened
@@ -146,6 +147,7 @@ def lone_dialogs() -> list[Any]:
         ConfirmModal("Delete web-1", "It goes for good.", "DELETE /x/1", typed="web-1"),
         ErrorScreen("Something failed", RuntimeError("boom")),
         TagPrompt("Tag web-1", ["production"]),
+        SilenceModal('Silence "Volume not attached" on archive_2024'),
     ]
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
+from tui.models.docs import field_help
 from tui.models.rules import Part, When
 from tui.resources.forms.choices import CHOICE_SOURCES
 from tui.resources.forms.spec import (
@@ -185,7 +186,7 @@ def _fields_of(
             default = server_defaults.get(key)  # what the server assumes (preselected)
         # Titles and help are the models' own words, passed through the boundary once here.
         # Docstrings wrap at the source's width: one line of words, the terminal wraps it.
-        help_text = shown(" ".join((info.description or "").split()))
+        help_text = shown(" ".join(field_help(model, name).split()))
         title = shown(info.title or _title(key))
         core = shape.core
         origin = typing.get_origin(core)

@@ -576,6 +576,11 @@ class PublicRows(list[dict[str, Any]]):
 
 def _all_public(record: dict[str, Any]) -> bool:
     """True when no key of ``record`` is internal (``_``-prefixed)."""
+    # A key starting with "_" sorts before "`" (the next character): when even the smallest
+    # key does not, none is internal. min() runs in C, a third of the loop's cost on a page;
+    # the loop decides only for records that have such a key (or one in upper case).
+    if not record or min(record) >= "`":
+        return True
     return all(k[:1] != "_" for k in record)
 
 
@@ -1174,11 +1179,11 @@ def disk_ready(store: Store, now: float, disk_id: int) -> None:
 @handles("compute.instances.list")
 def instances_list(ctx: Ctx) -> Collection:
     """Every instance the caller may see."""
-    rows = ctx.store.rows(INSTANCES)
+    records = ctx.store.table(INSTANCES).values()
     p = ctx.principal
     if p.restricted:
-        rows = [r for r in rows if p.can_read("compute", r.get("id"))]
-    return Collection(PublicRows(rows))
+        return Collection(PublicRows(r for r in records if p.can_read("compute", r.get("id"))))
+    return Collection(PublicRows(records))  # one copy of 10,000 references, not two
 
 
 @handles("compute.instances.view")
