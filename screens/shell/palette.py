@@ -59,21 +59,11 @@ def resource_identity(spec: ResourceSpec, item: Mapping[str, Any]) -> tuple[str,
     return target.id, target.item_key(item)
 
 
-class AreaCommands(Provider):
-    """ "Go to <area>" for every area and every top-level tab."""
+class ListedCommands(Provider):
+    """A provider of a fixed list of commands: ``_commands`` gives (name, callback, help)."""
 
     def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        out: list[tuple[str, Callable[[], Any], str]] = []
-
-        def go(area_id: str, spec_id: str | None = None) -> None:
-            self.app.post_message(GoToArea(area_id, spec_id))
-
-        for area in (*HOME_AREAS, *AREAS):
-            out.append((f"Go to {area.title}", partial(go, area.id), f":{area.id}"))
-            for tab in area.tabs:
-                title = f"Go to {area.title}: {SPECS[tab].title}"
-                out.append((title, partial(go, area.id, tab), f"{area.title} tab"))
-        return out
+        raise NotImplementedError
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._commands():
@@ -94,7 +84,24 @@ class AreaCommands(Provider):
                 )
 
 
-class AccountCommands(Provider):
+class AreaCommands(ListedCommands):
+    """ "Go to <area>" for every area and every top-level tab."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        out: list[tuple[str, Callable[[], Any], str]] = []
+
+        def go(area_id: str, spec_id: str | None = None) -> None:
+            self.app.post_message(GoToArea(area_id, spec_id))
+
+        for area in (*HOME_AREAS, *AREAS):
+            out.append((f"Go to {area.title}", partial(go, area.id), f":{area.id}"))
+            for tab in area.tabs:
+                title = f"Go to {area.title}: {SPECS[tab].title}"
+                out.append((title, partial(go, area.id, tab), f"{area.title} tab"))
+        return out
+
+
+class AccountCommands(ListedCommands):
     """ "Switch to account <profile>" for every profile of the config file but the one in use
     (as ``:account NAME`` does)."""
 
@@ -112,24 +119,6 @@ class AccountCommands(Provider):
             for name in profile_names(state.settings)
             if name != current
         ]
-
-    async def discover(self) -> Hits:
-        for name, callback, help_text in self._commands():
-            yield DiscoveryHit(shown(name), callback, help=escape(shown(help_text)))
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, callback, help_text in self._commands():
-            label = shown(name)
-            score = matcher.match(label)
-            if score > 0:
-                yield Hit(
-                    score,
-                    literal_highlight(matcher, label),
-                    callback,
-                    text=label,
-                    help=escape(shown(help_text)),
-                )
 
 
 @runtime_checkable
