@@ -320,6 +320,7 @@ class CloudApp(ResilientApp[int]):
         state.set_user(
             UserContext(
                 username=profile.username or "",
+                email=profile.email or "",
                 restricted=restricted,
                 grants=grants or None,
                 scopes=state.session.token_scopes,

@@ -21,7 +21,7 @@ from screens.actions.results import after_success
 from screens.app_surface import surface
 from tui.accounts.naming import acting_as
 from tui.api.errors import CloudError
-from tui.resources.availability import UserContext, field_locks
+from tui.resources.availability import UserContext, field_locks, user_defaults
 from tui.resources.expansions import with_expansions
 from tui.resources.forms import (
     asks_only_per_item,
@@ -149,6 +149,10 @@ async def run_form(ctx: ActionContext, preset: Mapping[str, Any] | None = None) 
         form = form.locking(name, reason)
     edit = ctx.endpoint.method == "PUT" and ctx.action.target == "item"
     values = initial_values(form, ctx.item) if edit else {}
+    if not edit:  # an edit shows what the object has, and sends only what the user changes
+        for name, value in user_defaults(user or UserContext()).items():
+            if (field := form.field(name)) is not None:
+                values[name] = display_value(field, value)
     found = {name: dig(ctx.item or {}, source) for name, source in ctx.action.prefill.items()}
     found.update(preset or {})
     for name, value in found.items():

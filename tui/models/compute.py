@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from tui.models.base import ApiModel, Label3to64, Password, RequestModel
-from tui.models.rules import GIVEN, When
+from tui.models.rules import GIVEN, When, offered
 
 INSTANCE_LABEL_MIN, INSTANCE_LABEL_MAX = 3, 64
 CONFIG_LABEL_MAX = 48
@@ -51,6 +51,10 @@ ConfigLabel = Annotated[str, StringConstraints(min_length=1, max_length=CONFIG_L
 DiskLabel = Annotated[str, StringConstraints(min_length=1, max_length=DISK_LABEL_MAX)]
 GroupText = Annotated[str, StringConstraints(max_length=GROUP_MAX)]
 RootDevice = Annotated[str, StringConstraints(pattern=r"^/dev/\S+$", max_length=64)]
+ROOT_DEVICES = tuple(f"/dev/sd{letter}" for letter in "abcdefgh")
+"""The devices a configuration profile maps (the reference's ``devices`` keys ``sda`` to
+``sdh``): what a form offers as the root device. The reference does not bound
+``root_device`` itself, so the model still takes any ``/dev/...`` path."""
 Series = list[list[float]]
 """A statistics series: ``[timestamp in milliseconds, value]`` points, oldest first."""
 
@@ -775,7 +779,9 @@ class ConfigCreate(RequestModel):
     """``default``, ``single`` (single user) or ``binbash`` (a shell) (default ``default``)."""
     virt_mode: VirtMode | None = None
     """``paravirt`` or ``fullvirt`` (default ``paravirt``)."""
-    root_device: RootDevice | None = None
+    root_device: RootDevice | None = Field(
+        None, json_schema_extra=offered((device, device) for device in ROOT_DEVICES)
+    )
     """Device holding the root filesystem, for example ``/dev/sda`` (default ``/dev/sda``)."""
     helpers: HelpersRequest | None = None
     """Boot helpers (default: all on, updatedb disabled)."""
@@ -805,7 +811,9 @@ class ConfigUpdate(RequestModel):
     """``default``, ``single`` (single user) or ``binbash`` (a shell)."""
     virt_mode: VirtMode | None = None
     """``paravirt`` or ``fullvirt``."""
-    root_device: RootDevice | None = None
+    root_device: RootDevice | None = Field(
+        None, json_schema_extra=offered((device, device) for device in ROOT_DEVICES)
+    )
     """Device holding the root filesystem, for example ``/dev/sda``."""
     helpers: HelpersRequest | None = None
     """Boot helpers to change."""

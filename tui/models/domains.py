@@ -24,7 +24,7 @@ from pydantic import Field, StringConstraints, ValidationError, field_validator,
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.models.base import ApiModel, RequestModel
-from tui.models.rules import When
+from tui.models.rules import When, offered
 
 DOMAIN_MAX = 255
 LABEL_MAX = 63
@@ -55,6 +55,45 @@ rounds any other value up to the next one."""
 RECORD_TTLS = ZONE_SECONDS[1:]
 """Valid record ``ttl_sec`` values; the server rounds any other value to the nearest one."""
 ZONE_SECONDS_MAX = ZONE_SECONDS[-1]
+
+_SPANS = (("week", 604800), ("day", 86400), ("hour", 3600), ("minute", 60))
+
+
+def span_text(seconds: int) -> str:
+    """``seconds`` in the largest unit that divides it: ``2 hours``, ``1 week``."""
+    for unit, size in _SPANS:
+        if seconds and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} seconds"
+
+
+def seconds_choices(values: tuple[int, ...], default: int | None = None) -> list[tuple[str, int]]:
+    """The drop-down of valid seconds: ``3600 (1 hour)``; 0 reads as the ``default`` it means.
+
+    Args:
+        values: The valid values, 0 first if it is one.
+        default: What 0 stands for (the server's default of the field).
+    """
+    return [
+        (
+            f"0: default, {default} ({span_text(default)})"
+            if v == 0 and default
+            else f"{v} ({span_text(v)})",
+            v,
+        )
+        for v in values
+    ]
+
+
+def zone_seconds(default: int) -> Any:
+    """A zone's seconds field (``ttl_sec`` ...): any value up to the largest valid one is
+    taken (the server rounds it up), the form offers the valid ones, 0 meaning ``default``."""
+    return Field(None, json_schema_extra=offered(seconds_choices(ZONE_SECONDS, default)))
+
+
+RECORD_TTL_CHOICES = seconds_choices(RECORD_TTLS)
+"""A record's TTL drop-down; left unset, the record takes the zone's TTL."""
 
 DomainType = Literal["master", "slave"]
 DomainStatus = Literal["active", "disabled"]
@@ -337,16 +376,16 @@ class DomainCreate(RequestModel):
     axfr_ips: list[str] | None = None
     """IP addresses allowed to copy the zone by AXFR; keep empty unless needed (1000 characters
     in all)."""
-    expire_sec: ZoneSeconds | None = None
+    expire_sec: ZoneSeconds | None = zone_seconds(1209600)
     """Seconds a secondary keeps serving without reaching the master; 0 means 1209600. Rounded
     up to 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600 or
     2419200."""
-    refresh_sec: ZoneSeconds | None = None
+    refresh_sec: ZoneSeconds | None = zone_seconds(14400)
     """Seconds between secondaries' checks for changes; 0 means 14400. Rounded up to a valid
     value (see expire)."""
-    retry_sec: ZoneSeconds | None = None
+    retry_sec: ZoneSeconds | None = zone_seconds(14400)
     """Seconds before a failed refresh is retried; 0 means 14400. Rounded up to a valid value."""
-    ttl_sec: ZoneSeconds | None = None
+    ttl_sec: ZoneSeconds | None = zone_seconds(86400)
     """Default time to live of the records; 0 means 86400. Rounded up to a valid value."""
     tags: list[str] | None = None
     """Tags (only unrestricted users may set them)."""
@@ -418,13 +457,13 @@ class DomainUpdate(RequestModel):
     """IP addresses of the master nameservers (1000 characters in all)."""
     axfr_ips: list[str] | None = None
     """IP addresses allowed to copy the zone by AXFR (1000 characters in all)."""
-    expire_sec: ZoneSeconds | None = None
+    expire_sec: ZoneSeconds | None = zone_seconds(1209600)
     """0 means 1209600; other values are rounded up to a valid one."""
-    refresh_sec: ZoneSeconds | None = None
+    refresh_sec: ZoneSeconds | None = zone_seconds(14400)
     """0 means 14400; other values are rounded up to a valid one."""
-    retry_sec: ZoneSeconds | None = None
+    retry_sec: ZoneSeconds | None = zone_seconds(14400)
     """0 means 14400; other values are rounded up to a valid one."""
-    ttl_sec: ZoneSeconds | None = None
+    ttl_sec: ZoneSeconds | None = zone_seconds(86400)
     """0 means 86400; other values are rounded up to a valid one."""
     tags: list[str] | None = None
     """Tags; replaces the whole list (only unrestricted users may change them)."""
@@ -535,7 +574,9 @@ class _RecordFields(RequestModel):
     a domain name (MX: empty, with an empty name, makes a Null MX: no mail). TXT: the
     text. SRV: target host, or a subdomain completed with the domain. CAA: issuer domain,
     *.issuer for issuewild, or URL/mailto: for iodef. PTR: host name."""
-    ttl_sec: Annotated[int, Field(ge=0)] | None = None
+    ttl_sec: Annotated[int, Field(ge=0)] | None = Field(
+        None, json_schema_extra=offered(RECORD_TTL_CHOICES)
+    )
     """Time to live in seconds; rounded to the nearest of 300, 3600, 7200, 14400, 28800,
     57600, 86400, 172800, 345600, 604800, 1209600, 2419200."""
     priority: Priority | None = None

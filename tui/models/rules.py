@@ -14,7 +14,7 @@ A model may also ask for an input that is no field of its own (``RequestModel.pa
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,3 +129,21 @@ class Part:
     split: Split
     ge: int | None = None
     le: int | None = None
+
+
+OFFERED = "offered"
+"""``json_schema_extra`` key of the ``(text, value)`` pairs a form offers as a drop-down (see
+:func:`offered`)."""
+
+
+def offered(choices: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The ``json_schema_extra`` of a field whose form offers ``choices`` as a drop-down.
+
+    For values the model does not bound to a list: the server rounds any other value to a
+    valid one, or the reference names the usual values without refusing others. The form
+    offers the values; the model still accepts what it accepted.
+
+    Args:
+        choices: ``(text, value)`` pairs, in the order offered.
+    """
+    return {OFFERED: [[text, value] for text, value in choices]}

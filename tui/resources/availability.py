@@ -28,6 +28,7 @@ class UserContext:
             personal token or unknown scopes, which the API judges.
         read_only: The session is read-only (``--read-only``, ``:read-only`` or the profile's
             setting): every mutating action is refused, whatever the token could do.
+        email: The profile's email address ('' when unknown).
     """
 
     username: str = ""
@@ -35,6 +36,7 @@ class UserContext:
     grants: Mapping[str, Any] | None = None
     scopes: frozenset[str] | None = None
     read_only: bool = False
+    email: str = ""
 
     def entity_permission(self, kind: str, entity_id: object) -> str | None:
         """``read_write``, ``read_only`` or None for one entity (unrestricted: read_write)."""
@@ -90,6 +92,20 @@ def field_locks(user: UserContext) -> dict[str, str]:
     if user.restricted:
         return {"tags": "only unrestricted users may add or change tags."}
     return {}
+
+
+USER_DEFAULTS: Mapping[str, str] = {
+    # A zone's SOA contact is, unless said otherwise, the person who makes the zone.
+    "soa_email": "email",
+}
+"""Form input -> the :class:`UserContext` attribute a new object's form starts it with."""
+
+
+def user_defaults(user: UserContext) -> dict[str, str]:
+    """Inputs a form that makes something starts with, from what the app knows of the user
+    (:data:`USER_DEFAULTS`); an input is left out when the user's value is unknown."""
+    found = {name: str(getattr(user, attribute)) for name, attribute in USER_DEFAULTS.items()}
+    return {name: value for name, value in found.items() if value}
 
 
 def field_matches(item: Mapping[str, Any], field: str, value: Any) -> bool:

@@ -17,7 +17,7 @@ from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
 from tui.models.docs import field_help
-from tui.models.rules import Part, When
+from tui.models.rules import OFFERED, Part, When
 from tui.resources.forms.choices import CHOICE_SOURCES
 from tui.resources.forms.spec import (
     LINE_LIST_NAMES,
@@ -40,12 +40,17 @@ class _Shape:
     metadata: list[Any] = field(default_factory=list)
     secret: bool = False
     pem: str = ""
+    offered: tuple[tuple[str, Any], ...] = ()
 
     def read_extra(self, extra: Any) -> None:
-        """Take what a field's ``json_schema_extra`` declares: a secret, a PEM kind."""
+        """Take what a field's ``json_schema_extra`` declares: a secret, a PEM kind, the
+        ``(text, value)`` choices a form offers (:func:`tui.models.rules.offered`)."""
         if isinstance(extra, dict):
             self.secret = self.secret or bool(extra.get("secret"))
             self.pem = self.pem or str(extra.get("pem") or "")
+            self.offered = self.offered or tuple(
+                (str(text), value) for text, value in extra.get(OFFERED) or ()
+            )
 
 
 def _unwrap(annotation: Any, metadata: Iterable[Any] = ()) -> _Shape:
@@ -288,6 +293,8 @@ def _leaf(
     }
     if shape.secret:
         return FormField(path, title, "secret", **common)
+    if shape.offered:
+        return FormField(path, title, "choice", choices=shape.offered, **common)
     if typing.get_origin(core) is Literal:
         values = typing.get_args(core)
         choices = tuple((str(v), v) for v in values)
