@@ -32,7 +32,7 @@ def filter_headers(where: Mapping[str, Any] | None) -> dict[str, str] | None:
     """The headers that ask a listing for the items matching ``where`` (None: all of them)."""
     if not where:
         return None
-    return {FILTER_HEADER: json.dumps(dict(where), separators=(",", ":"), ensure_ascii=False)}
+    return {FILTER_HEADER: json.dumps(dict(where), separators=(",", ":"))}
 
 
 class ListingOptions(TypedDict, total=False):
