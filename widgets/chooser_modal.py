@@ -82,7 +82,8 @@ class ChooserModal(ModalScreen[Any]):
         return self.panel.shown
 
     def on_mount(self) -> None:
-        self.panel.focus_filter()
+        # After the first refresh: the panel's own filter line may not be composed yet.
+        self.call_after_refresh(self.panel.focus_filter)
 
     @on(ChooserPanel.Picked)
     def _picked(self, event: ChooserPanel.Picked) -> None:

@@ -147,7 +147,8 @@ async def wait_for_screen(
         rounds: Ignored (the wait ends at a deadline in seconds).
     """
     async for _ in pauses(pilot):
-        if isinstance(pilot.app.screen, screen_type):
+        # Mounted too: on a loaded machine a screen is current before its widgets exist.
+        if isinstance(pilot.app.screen, screen_type) and pilot.app.screen.is_mounted:
             return pilot.app.screen
     raise AssertionError(
         f"{screen_type.__name__} did not open within {WAIT_LIMIT:g} s; "
