@@ -146,10 +146,10 @@ def run_palette_action(
     start_action(screen, screen, spec, action, item, params, after)
 
 
-class ActionCommands(Provider):
+class ActionCommands(ListedCommands):
     """The actions of the screen the palette was opened on (disabled ones say why)."""
 
-    def _actions(self) -> list[tuple[str, Callable[[], Any], str]]:
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
         screen = self.screen
         if not isinstance(screen, OffersActions):
             return []
@@ -166,23 +166,9 @@ class ActionCommands(Provider):
         return out
 
     async def discover(self) -> Hits:
-        for name, callback, help_text in self._actions():
+        for name, callback, help_text in self._commands():
             label = shown(name)
             yield DiscoveryHit(Content(label), callback, text=label, help=escape(shown(help_text)))
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, callback, help_text in self._actions():
-            label = shown(name)
-            score = matcher.match(label)
-            if score > 0:
-                yield Hit(
-                    score,
-                    literal_highlight(matcher, label),
-                    callback,
-                    text=label,
-                    help=escape(shown(help_text)),
-                )
 
 
 class ResourceCommands(Provider):
