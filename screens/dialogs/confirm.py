@@ -47,6 +47,18 @@ PREVIEW_LINES = 10
 UNTYPEABLE_WORD = "confirm"
 """What to type when a label holds nothing that can be typed (only control characters)."""
 
+TYPED_MAX = 40
+"""Characters of a label a user is asked to type: the start of a longer one is proof enough
+that they read it, and a 500-character word would push the input off the screen."""
+
+MIN_PREVIEW_LINES = 3
+"""Rows the request box keeps however short the terminal is."""
+
+
+def typed_word(label: str) -> str:
+    """What a typed confirmation asks for: the typeable start of ``label`` (or a fixed word)."""
+    return typeable(label)[:TYPED_MAX].rstrip() or UNTYPEABLE_WORD
+
 
 def request_preview(method: str, path: str, body: Mapping[str, Any] | None) -> Shown:
     """``METHOD /path`` and the JSON body with secrets masked, as display text (JSON escapes
@@ -158,7 +170,7 @@ class ConfirmModal(ModalScreen[bool]):
         self.preview = preview
         # What the user types: the label less what nobody can type (escape characters,
         # bidirectional overrides), so a hostile label can neither forge nor block the prompt.
-        self.typed = None if typed is None else (typeable(typed) or UNTYPEABLE_WORD)
+        self.typed = None if typed is None else typed_word(typed)
         self.confirm_label = confirm_label
         self.option = option
         self.chosen: bool | None = None
@@ -213,11 +225,30 @@ class ConfirmModal(ModalScreen[bool]):
         return keys
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
         if self.typed is not None:
             self.query_one("#confirm-typed", Input).focus()
         else:
             # Safer default: enter on a stray keypress cancels; y confirms on purpose.
             self.query_one("#confirm-no", Button).focus()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Shrink the request box until the prompt, the input and the buttons are on screen: a
+        long impact list or a long title must not push what the user acts on out of sight."""
+        dialog = self.query_one("#dialog", Vertical)
+        box = self.query_one("#confirm-preview-box", PreviewScroll)
+        others = sum(
+            child.outer_size.height + child.styles.margin.top + child.styles.margin.bottom
+            for child in dialog.children
+            if child is not box
+        )
+        room = self.size.height - dialog.styles.gutter.height - others
+        fitted = max(MIN_PREVIEW_LINES, min(PREVIEW_LINES, room))
+        if box.styles.max_height is None or box.styles.max_height.value != fitted:
+            box.styles.max_height = fitted
 
     @property
     def option_on(self) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from screens.dialogs.confirm import ConfirmModal, PreviewScroll, request_preview
-from tests.ui.helpers import make_app, settle, wait_for_screen
+from tests.ui.helpers import make_app, settle, wait_for_screen, wait_until
 
 
 def _long_preview() -> str:
@@ -111,3 +111,29 @@ def test_ssh_keys_in_a_preview_start_each_line_whole() -> None:
     preview = request_preview("POST", "/compute/instances", {"label": "x", "authorized_keys": keys})
     assert '"authorized_keys": "(2 keys: shown below)"' in preview
     assert preview.splitlines()[-2:] == keys  # unindented, one per line
+
+
+async def test_a_long_label_and_a_long_request_leave_the_prompt_and_buttons_on_screen() -> None:
+    app = make_app()
+    label = "db-" + "W" * 500
+    breaks = "\n".join(f"  - load balancer {label}" for _ in range(3))
+    async with app.run_test(size=(80, 20)) as pilot:
+        await settle(pilot)
+        preview = f"{_long_preview()}\n\nWhat this breaks:\n{breaks}"
+        app.push_screen(
+            ConfirmModal(f"Delete {label}", "It breaks 3 things.", preview, typed=label)
+        )
+        modal = await wait_for_screen(pilot, ConfirmModal)
+        inside = modal.query_one("#dialog").content_region
+
+        def on_screen(selector: str) -> bool:
+            region = modal.query_one(selector).region
+            return region.height > 0 and inside.contains_region(region)
+
+        kept = ("#confirm-typed", "#confirm-yes", "#confirm-hint")
+        await wait_until(pilot, lambda: all(map(on_screen, kept)), seconds=10)
+        # The user types the start of the label, not 500 characters.
+        assert modal.typed == "db-" + "W" * 37
+        await pilot.press(*modal.typed)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: modal not in app.screen_stack)

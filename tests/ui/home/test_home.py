@@ -239,7 +239,7 @@ async def test_read_only_greys_every_mutating_action_with_the_reason() -> None:
                     assert (enabled, reason) == (False, READ_ONLY_REASON), action.id
                 elif action.target == "collection" or item:
                     assert enabled, action.id  # statistics, kubeconfig download ...
-            commands = ActionCommands(app.screen)._actions()  # the palette
+            commands = ActionCommands(app.screen)._commands()  # the palette
             mutating = [a for a in pane.spec.actions if is_mutating(a)]
             greyed = [c for c in commands if c[2].startswith(f"not available: {READ_ONLY_REASON}")]
             assert len(greyed) == len(mutating) > 0

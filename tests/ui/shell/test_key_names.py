@@ -43,7 +43,7 @@ async def test_a_remapped_action_and_the_tag_key_read_as_pressed_everywhere() ->
         assert help_rows["Reboot"] == "ctrl+r"
         assert help_rows["Tag"] == "#"
 
-        palette = {name: text for name, _run, text in ActionCommands(app.screen)._actions()}
+        palette = {name: text for name, _run, text in ActionCommands(app.screen)._commands()}
         reboot = next(text for name, text in palette.items() if name.startswith("Reboot"))
         tag = next(text for name, text in palette.items() if name.startswith("Tag"))
         assert reboot.endswith("(key ctrl+r)")
