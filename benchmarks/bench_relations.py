@@ -15,7 +15,7 @@ fresh client (nothing cached) and records:
   loaded (and fed to the index), then the Relations tab of one instance opened the first time
   (the build's requests and wall time as the tab sees them), then, once cached, the tab of a
   detail screen opened again, from showing the tab to its first row of relations drawn
-  (median of several; polled on the event loop's turns, since the test pilot's pause waits
+  (median of several; not through the test pilot's pause, which waits
   for the app to be idle, the tab's underline animation included).
 
 Target: an instance's Relations tab on screen within 150 ms once the data is cached; the
@@ -148,12 +148,14 @@ async def app_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
         assert row is not None, "the demo instance is missing"
 
         painted: list[float] = []
+        drawn = asyncio.Event()
         draw_row = RelationsTable.render_line
 
         def render_line(table: RelationsTable, y: int) -> Any:
             # A row of relations drawn (the header is line 0): what the user sees arrive.
             if y >= 1 and table.row_count and not painted:
                 painted.append(time.perf_counter())
+                drawn.set()
             return draw_row(table, y)
 
         RelationsTable.render_line = render_line  # type: ignore[method-assign]
@@ -165,12 +167,12 @@ async def app_run(url: str, args: argparse.Namespace) -> dict[str, Any]:
             await pilot.pause()
             pane = screen.query_one(RelationsPane)
             painted.clear()
+            drawn.clear()
             started = time.perf_counter()
             screen.query_one("#detail-tabs", TabbedContent).active = "tab-relations"
-            # Polled with the loop's own turns, not the pilot's pause: that waits for the
-            # app to be idle (the tab's underline still sliding), which is not the rows' time.
-            while not painted:
-                await asyncio.sleep(0.001)
+            # Not the pilot's pause: that waits for the app to be idle (the tab's underline
+            # still sliding), which is not when the rows arrive.
+            await drawn.wait()
             took = painted[0] - started
             assert pane.loaded
             app.pop_screen()
