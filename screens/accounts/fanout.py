@@ -83,7 +83,7 @@ def fanout_actions(spec: ResourceSpec) -> tuple[Action, ...]:
     )
 
 
-class FanoutPane(WorkerForwarding, FilteredTableParts, Vertical):
+class FanoutPane(WorkerForwarding, Vertical, FilteredTableParts):
     """The table of every account's items, its filter and one line per failed account."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

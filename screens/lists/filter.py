@@ -143,7 +143,10 @@ class FilteredTableParts(Widget):
     """The parts a filtered list composes (a :class:`ListHeader` with the filter input over a
     :class:`ResourceTable`), named once for the resource lists and the list across accounts.
 
-    A subclass composes both widgets and holds a :class:`RowFilter` as ``self.filter``.
+    A subclass composes both widgets and holds a :class:`RowFilter` as ``self.filter``. It
+    names this class last among its bases: placed before a Textual container, it puts a second
+    ``Widget`` ahead of the container's own styles and handlers (a lazy child list then never
+    loaded when its tab was shown).
     """
 
     filter: RowFilter

@@ -61,7 +61,7 @@ QUICK_FILTER_BINDING = Binding(
 """Bound on lists whose spec has a quick filter (the instance types' architecture)."""
 
 
-class ResourceListPane(FilteredTableParts, RefreshingPane):
+class ResourceListPane(RefreshingPane, FilteredTableParts):
     """A list of one spec's items: header, table, message line.
 
     Bindings (besides the table's and the spec's actions):
@@ -99,12 +99,12 @@ class ResourceListPane(FilteredTableParts, RefreshingPane):
         self.items: Mapping[Hashable, dict[str, Any]] = {}
         self.total: int | None = None
         self.fetching = False
+        """True while a load or refresh runs (not Textual's ``loading``: that would hide the
+        table behind a spinner and ignore keys for the whole refresh)."""
         self._version = 0
         """Bumped whenever the rows change (the relations index is fed only what is new)."""
         self._fed: tuple[object, int] | None = None
         """The relations cache last fed and the version it was fed."""
-        """True while a load or refresh runs (not Textual's ``loading``: that would hide the
-        table behind a spinner and ignore keys for the whole refresh)."""
         self.filter = RowFilter(self.spec)
         self.marks = Marks()
         self.focus_query = ""
