@@ -50,7 +50,7 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         choices = ((Text(shown(t)), v, v in ticked) for t, v in f.choices)
         return [TickList[Any](*choices, id=wid, compact=True)]
     if f.suggest and f.kind == "lines":
-        noun = f.suggest[0].noun if len(f.suggest) == 1 else "values"
+        noun = shown(f.suggest[0].noun if len(f.suggest) == 1 else "values")
         return [SuggestArea(text, title=f.title, noun=noun, soft_wrap=True, id=wid, compact=True)]
     if f.kind in ("json", "multiline", "lines"):
         return [MultilineInput(text, soft_wrap=True, id=wid, compact=True)]
@@ -60,7 +60,7 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         return [secret(text, password=True, id=wid, compact=True, select_on_focus=False)]
     if f.suggest and f.kind in ("text", "list"):
         # Free, with likely values: completed as typed, and offered with ctrl+o.
-        noun = f.suggest[0].noun if len(f.suggest) == 1 else "values"
+        noun = shown(f.suggest[0].noun if len(f.suggest) == 1 else "values")
         listed = f.kind == "list"
         return [
             SuggestInput(

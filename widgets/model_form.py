@@ -175,7 +175,7 @@ class ModelForm(VerticalScroll):
             title.append(" *", style="bold")
         # A field that follows a choice says what it needs now, not in which other cases.
         hint = (replace(f, required_when="") if f.rule else f).hint_for(required, note)
-        known = self._known.get(f.name, "")
+        known = shown(self._known.get(f.name, ""))  # API listing errors may be in it
         hint = f"{hint}, {known}" if hint and known else hint or known
         if hint:
             title.append(f"  ({hint})", style="dim")

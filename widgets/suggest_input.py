@@ -284,7 +284,7 @@ Knows = SuggestInput | SuggestArea
 """An input with known values (:attr:`known`)."""
 
 
-def _counted(noun: str, count: int) -> str:
+def _counted(noun: Shown, count: int) -> Shown:
     """``noun`` (a plural) for ``count`` things: ``1 known tag``, ``2 known tags``."""
     if count != 1:
         return noun
