@@ -152,3 +152,21 @@ async def test_each_free_field_with_known_values_loads_them_on_focus(
         await pilot.press("right")
         value = form.values()[name]
         assert value in ("on-call", "203.0.113.7"), value
+
+
+async def test_the_tag_prompt_over_marked_rows_offers_the_accounts_tags() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pane = await open_area(pilot, "volumes")
+        for key in list(pane.items)[:2]:
+            assert pane.table.move_cursor(key)
+            await pilot.press("space")
+        await pilot.press("number_sign")
+        prompt: TagPrompt = await wait_for_screen(pilot, TagPrompt)
+        assert "2 marked" in prompt.title_text
+        await wait_until(pilot, lambda: "known tags" in prompt.tag_input.known.note)
+        await _typed(pilot, "datab")
+        await pilot.press("end")
+        assert prompt.tag_input.value == "database"
+        await pilot.press("escape")
