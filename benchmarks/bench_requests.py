@@ -81,9 +81,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     stamps: list[tuple[float, str]] = []
     exchange = client._exchange
 
-    async def counted(method: str, path: str, json: Any, params: Any) -> Any:
+    async def counted(method: str, path: str, json: Any, params: Any, headers: Any = None) -> Any:
         stamps.append((time.perf_counter(), path))
-        return await exchange(method, path, json, params)
+        return await exchange(method, path, json, params, headers)
 
     client._exchange = counted  # type: ignore[method-assign]
     app = CloudApp(settings, session)

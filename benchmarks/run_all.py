@@ -11,6 +11,7 @@ Run: .venv/bin/python benchmarks/run_all.py [--only NAME,...]  (names: the keys 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -36,6 +37,11 @@ BENCHMARKS: dict[str, list[str]] = {
 """Name -> script and arguments (fewer repeats than each script's default)."""
 
 
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages: a figure taken under load is not a measurement."""
+    return "load average " + ", ".join(f"{load:.2f}" for load in os.getloadavg())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the selected benchmarks; returns the number that failed."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -45,10 +51,15 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for name in args.only.split(","):
         script, *flags = BENCHMARKS[name]
+        if not (HERE / script).exists():
+            print(f"  ({name}: {script} is not in this tree)", flush=True)
+            continue
+        print(f"  ({name}: starts at {load_average()})", flush=True)
         began = time.perf_counter()
         done = subprocess.run([sys.executable, str(HERE / script), *flags], check=False)
         failed += done.returncode != 0
-        print(f"  ({name}: {time.perf_counter() - began:.0f} s)", flush=True)
+        took = time.perf_counter() - began
+        print(f"  ({name}: {took:.0f} s, ends at {load_average()})", flush=True)
     print(f"\nall benchmarks: {time.perf_counter() - start:.0f} s, {failed} failed", flush=True)
     return failed
 

@@ -37,7 +37,7 @@ from screens.accounts.switch import switch_account
 from screens.actions.start import action_for_key, add_action_bindings, start_action
 from screens.app_surface import surface
 from screens.frame import ShellScreen, WorkerForwarding
-from screens.lists.filter import RowFilter
+from screens.lists.filter import FilteredTableParts, RowFilter
 from screens.lists.pane import show_json
 from screens.navigation import OpenItem
 from tui.accounts.fanout import (
@@ -83,7 +83,7 @@ def fanout_actions(spec: ResourceSpec) -> tuple[Action, ...]:
     )
 
 
-class FanoutPane(WorkerForwarding, Vertical):
+class FanoutPane(WorkerForwarding, FilteredTableParts, Vertical):
     """The table of every account's items, its filter and one line per failed account."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -116,26 +116,6 @@ class FanoutPane(WorkerForwarding, Vertical):
         yield ResourceTable(table_columns(self.spec), classes="list-table")
         yield Static(classes="fanout-errors")
         yield ListMessage()
-
-    @property
-    def table(self) -> ResourceTable:
-        """The table of every account's items."""
-        return self.query_one(ResourceTable)
-
-    @property
-    def header(self) -> ListHeader:
-        """The title line and the filter input."""
-        return self.query_one(ListHeader)
-
-    @property
-    def filter_input(self) -> Input:
-        """The filter input."""
-        return self.header.filter_input
-
-    @property
-    def filter_text(self) -> str:
-        """The filter as typed."""
-        return self.filter.text
 
     def set_filter_text(self, text: str) -> None:
         """Filter the rows by ``text`` (``account:prod status:running``; empty: every row)."""

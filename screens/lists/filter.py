@@ -3,7 +3,7 @@ quick filter (kernels by architecture).
 
 :class:`RowFilter` turns what the user typed into the table's row predicate and highlights, and
 says when a field named in the filter exists nowhere. The resource lists and the list across
-accounts each hold one.
+accounts each hold one, and name their header and table through :class:`FilteredTableParts`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from itertools import islice
 from typing import Any
+
+from textual.widget import Widget
+from textual.widgets import Input
 
 from tui.resources.filter_query import (
     FilterQuery,
@@ -22,6 +25,7 @@ from tui.resources.filter_query import (
 from tui.resources.rows import TableRow
 from tui.resources.spec import ResourceSpec, dig
 from tui.untrusted import Shown, shown
+from widgets.list_lines import ListHeader
 from widgets.resource_table import ResourceTable
 
 SAMPLE = 50
@@ -133,3 +137,33 @@ class RowFilter:
 
             table.set_predicate(predicate)
         table.set_highlights(column_highlights(query, self.spec))
+
+
+class FilteredTableParts(Widget):
+    """The parts a filtered list composes (a :class:`ListHeader` with the filter input over a
+    :class:`ResourceTable`), named once for the resource lists and the list across accounts.
+
+    A subclass composes both widgets and holds a :class:`RowFilter` as ``self.filter``.
+    """
+
+    filter: RowFilter
+
+    @property
+    def table(self) -> ResourceTable:
+        """The table of items."""
+        return self.query_one(ResourceTable)
+
+    @property
+    def header(self) -> ListHeader:
+        """The title line and the filter input."""
+        return self.query_one(ListHeader)
+
+    @property
+    def filter_input(self) -> Input:
+        """The filter input."""
+        return self.header.filter_input
+
+    @property
+    def filter_text(self) -> str:
+        """The filter as typed."""
+        return self.filter.text

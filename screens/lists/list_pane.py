@@ -22,7 +22,7 @@ from screens.actions.start import (
 )
 from screens.app_surface import signed_in, surface
 from screens.lists.changing import ChangingItems
-from screens.lists.filter import RowFilter
+from screens.lists.filter import FilteredTableParts, RowFilter
 from screens.lists.marks import Marks
 from screens.lists.pane import PaletteAction, RefreshingPane, copy_item, show_json
 from screens.navigation import OpenItem
@@ -61,7 +61,7 @@ QUICK_FILTER_BINDING = Binding(
 """Bound on lists whose spec has a quick filter (the instance types' architecture)."""
 
 
-class ResourceListPane(RefreshingPane):
+class ResourceListPane(FilteredTableParts, RefreshingPane):
     """A list of one spec's items: header, table, message line.
 
     Bindings (besides the table's and the spec's actions):
@@ -99,6 +99,10 @@ class ResourceListPane(RefreshingPane):
         self.items: Mapping[Hashable, dict[str, Any]] = {}
         self.total: int | None = None
         self.fetching = False
+        self._version = 0
+        """Bumped whenever the rows change (the relations index is fed only what is new)."""
+        self._fed: tuple[object, int] | None = None
+        """The relations cache last fed and the version it was fed."""
         """True while a load or refresh runs (not Textual's ``loading``: that would hide the
         table behind a spinner and ignore keys for the whole refresh)."""
         self.filter = RowFilter(self.spec)
@@ -123,26 +127,6 @@ class ResourceListPane(RefreshingPane):
         # Textual also calls RefreshingPane.on_mount (handlers run along the MRO).
         self._update_header()
         bind_plugins(self, self.spec)  # the config's [[plugins]] of this area
-
-    @property
-    def table(self) -> ResourceTable:
-        """The table."""
-        return self.query_one(ResourceTable)
-
-    @property
-    def header(self) -> ListHeader:
-        """The title line and the filter input."""
-        return self.query_one(ListHeader)
-
-    @property
-    def filter_input(self) -> Input:
-        """The filter input."""
-        return self.header.filter_input
-
-    @property
-    def filter_text(self) -> str:
-        """The filter as typed."""
-        return self.filter.text
 
     # -- data -------------------------------------------------------------------------------
 
@@ -187,8 +171,11 @@ class ResourceListPane(RefreshingPane):
             self._remember()
             self._update_header()
             self._update_message()
-        if whole and (cache := surface(self).state.relation_cache()) is not None:
-            # The whole list goes to the account's relations index (it lists nothing twice).
+        cache = surface(self).state.relation_cache() if whole else None
+        if cache is not None and self._fed != (cache, self._version):
+            # The whole list goes to the account's relations index (it lists nothing twice),
+            # once per change: a poll of a few busy items changes nothing most of the time.
+            self._fed = (cache, self._version)
             await cache.feed(self.spec.id, self.params, list(self.items.values()))
 
     async def _stream(self) -> None:
@@ -207,6 +194,7 @@ class ResourceListPane(RefreshingPane):
             self._update_header()
         if self.total is None:
             self.total = len(self.items)
+        self._version += 1
 
     async def _apply(
         self, fresh: list[dict[str, Any]] | None = None, *, diff: Diff[dict[str, Any]] | None = None
@@ -240,6 +228,8 @@ class ResourceListPane(RefreshingPane):
                 await asyncio.sleep(0)
         self.items = new
         self.total = len(new)
+        if diff.added or diff.removed or diff.changed:
+            self._version += 1
         self.changing.applied(diff)
         self.table.update_rows(diff.order, upserts)
         for change in settled:

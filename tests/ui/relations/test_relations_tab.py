@@ -201,3 +201,47 @@ async def test_once_cached_the_tab_asks_nothing_and_r_lists_everything_again() -
         await settle(pilot)
         domains = len(await client.fetch_all("domains.list", model=dict))
         assert client.request_count - sent > domains  # the records of every domain, and more
+
+
+async def test_a_list_feeds_the_index_again_only_when_its_rows_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.relations.cache import RelationCache
+
+    fed: list[str] = []
+    feed = RelationCache.feed
+
+    async def counted(self: RelationCache, spec_id: str, params: Any, items: Any) -> bool:
+        fed.append(spec_id)
+        return await feed(self, spec_id, params, items)
+
+    monkeypatch.setattr(RelationCache, "feed", counted)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.go_to_area("instances")
+        await settle(pilot)
+        pane = app.screen.query_one("#pane-0", ResourceListPane)
+        log = app.state.session.simulator.request_log
+
+        async def refreshed() -> None:
+            asked = log.count("compute.instances.list")
+            pane.refresh_now()
+            await wait_until(pilot, lambda: log.count("compute.instances.list") > asked)
+            await wait_until(
+                pilot, lambda: not any(w.node is pane and w.is_running for w in app.workers)
+            )
+
+        await wait_until(pilot, lambda: fed.count("compute.instances") == 1)
+        # A refresh that finds every row as it was feeds nothing (it used to feed every row).
+        await refreshed()
+        assert fed.count("compute.instances") == 1
+        # One that changes a row feeds the list again: the index sees the new label.
+        store = app.state.session.simulator.store
+        store.table("compute.instances")[WEB_PROD]["label"] = "web-prod-renamed"
+        await refreshed()
+        assert fed.count("compute.instances") == 2
+        cache = app.state.relation_cache()
+        assert cache is not None
+        labels = {e.row.get("label") for e in cache.index.graph.entries("compute.instances")}
+        assert "web-prod-renamed" in labels
