@@ -12,7 +12,7 @@ import gc
 import getpass
 import os
 import sys
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,34 @@ def _parser() -> argparse.ArgumentParser:
         prog="cloudtui",
         description="A keyboard-first terminal UI for operating a cloud hosting account.",
     )
+    _add_app_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, summary: str, details: str = "") -> argparse.ArgumentParser:
+        # The summary is the line in ``cloudtui --help``; ``cloudtui NAME --help`` opens with
+        # it as a sentence.
+        sentence = summary[0].upper() + summary[1:] + "."
+        return sub.add_parser(
+            name, help=summary, description=f"{sentence} {details}".strip(), prog=f"cloudtui {name}"
+        )
+
+    _add_account_commands(command)
+    _add_sim_options(
+        command(
+            "sim",
+            "serve the API simulator over HTTP",
+            "It listens first, then prints its address and the demo tokens; stop it with ctrl+c.",
+        )
+    )
+    return parser
+
+
+Command = Callable[..., argparse.ArgumentParser]
+"""Adds one subcommand: ``(name, summary, details) -> its parser``."""
+
+
+def _add_app_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the app itself (``cloudtui [--demo] [--profile P]``)."""
     parser.add_argument("--version", action="version", version=f"cloudtui {__version__}")
     parser.add_argument(
         "--profile", metavar="NAME", help="profile to use (default: the configured default)"
@@ -84,16 +112,10 @@ def _parser() -> argparse.ArgumentParser:
         "and 500-character words in every text others write, to see that none reaches the "
         "terminal (default: standard)",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, summary: str, details: str = "") -> argparse.ArgumentParser:
-        # The summary is the line in ``cloudtui --help``; ``cloudtui NAME --help`` opens with
-        # it as a sentence.
-        sentence = summary[0].upper() + summary[1:] + "."
-        return sub.add_parser(
-            name, help=summary, description=f"{sentence} {details}".strip(), prog=f"cloudtui {name}"
-        )
 
+def _add_account_commands(command: Command) -> None:
+    """``login``, ``logout``, ``profiles``, ``doctor`` and ``check``."""
     login = command(
         "login",
         "verify an API token and store it for a profile",
@@ -154,11 +176,9 @@ def _parser() -> argparse.ArgumentParser:
         )
     )
 
-    sim = command(
-        "sim",
-        "serve the API simulator over HTTP",
-        "It listens first, then prints its address and the demo tokens; stop it with ctrl+c.",
-    )
+
+def _add_sim_options(sim: argparse.ArgumentParser) -> None:
+    """The options of ``cloudtui sim``: where it listens, its data, its clock and its faults."""
     sim.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     sim.add_argument(
         "--port",
@@ -259,7 +279,6 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how late a stalled answer comes (default: 35, beyond the client's 30 s timeout)",
     )
-    return parser
 
 
 def _load_settings_or_exit() -> Settings:

@@ -3,6 +3,8 @@ file deterministically, run by run), checked, confirmed, checked against the ser
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +38,19 @@ def updates(app: Any) -> list[Any]:
     return [r for r in app.state.session.simulator.request_log if r == "compute.instances.update"]
 
 
+@asynccontextmanager
+async def on_instances() -> AsyncIterator[tuple[Any, Any, Any]]:
+    """The demo app at 120x40 running hand-offs, on its instances: ``(app, pilot, pane)``."""
+    app = make_app()
+    async with started(app, (120, 40), handoffs=True) as pilot:
+        yield app, pilot, await open_area(pilot, "instances")
+
+
 async def test_three_marked_instances_are_one_document_and_only_changed_fields_are_sent(
     editor: tuple[Path, Path], tmp_path: Path
 ) -> None:
     bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
+    async with on_instances() as (app, pilot, pane):
         labels = {i: (await instance(app, i))["label"] for i in (DB, WEB, CI)}
         make_step_editor(
             bin_dir,
@@ -83,9 +91,7 @@ async def test_a_document_with_problems_reopens_with_them_written_in_and_sends_o
     editor: tuple[Path, Path],
 ) -> None:
     bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
+    async with on_instances() as (app, pilot, pane):
         label = (await instance(app, WEB))["label"]
         make_step_editor(
             bin_dir,
@@ -121,9 +127,7 @@ async def test_no_change_or_an_empty_file_sends_nothing_and_says_so(
     editor: tuple[Path, Path],
 ) -> None:
     bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
+    async with on_instances() as (app, pilot, pane):
         make_step_editor(bin_dir, "fake-editor", log_dir, [[], None])
         assert pane.table.move_cursor(str(WEB))
         await pilot.press("E")
@@ -136,38 +140,38 @@ async def test_no_change_or_an_empty_file_sends_nothing_and_says_so(
         assert updates(app) == []
 
 
-async def _conflict(pilot: Any, app: Any, pane: Any, bin_dir: Path, log_dir: Path) -> Any:
+@asynccontextmanager
+async def in_conflict(editor: tuple[Path, Path]) -> AsyncIterator[tuple[Any, Any, int]]:
     """Edit web's label; while the confirmation is up, someone else changes its label and
-    group on the server; confirming shows the conflict."""
-    label = (await instance(app, WEB))["label"]
-    make_step_editor(bin_dir, "fake-editor", log_dir, [[(f'label = "{label}"', 'label = "mine"')]])
-    assert pane.table.move_cursor(str(WEB))
-    await pilot.press("E")
-    await wait_for_screen(pilot, ConfirmModal)
-    await app.state.session.client.call(
-        "compute.instances.update",
-        {"computeId": WEB},
-        body={"label": "theirs", "group": "elsewhere"},
-        model=dict,
-    )
-    sent_before = len(updates(app))
-    await pilot.press("y")
-    modal = await wait_for_screen(pilot, ConflictModal)
-    assert len(updates(app)) == sent_before  # not sent
-    text = str(modal.lines())
-    assert 'server: label: "' in text and '-> "theirs"' in text
-    assert 'yours:  label: "' in text and '-> "mine"' in text
-    return modal, sent_before
+    group on the server; confirming shows the conflict: ``(app, pilot, updates sent before)``."""
+    bin_dir, log_dir = editor
+    async with on_instances() as (app, pilot, pane):
+        label = (await instance(app, WEB))["label"]
+        edit = [[(f'label = "{label}"', 'label = "mine"')]]
+        make_step_editor(bin_dir, "fake-editor", log_dir, edit)
+        assert pane.table.move_cursor(str(WEB))
+        await pilot.press("E")
+        await wait_for_screen(pilot, ConfirmModal)
+        await app.state.session.client.call(
+            "compute.instances.update",
+            {"computeId": WEB},
+            body={"label": "theirs", "group": "elsewhere"},
+            model=dict,
+        )
+        sent_before = len(updates(app))
+        await pilot.press("y")
+        modal = await wait_for_screen(pilot, ConflictModal)
+        assert len(updates(app)) == sent_before  # not sent
+        text = str(modal.lines())
+        assert 'server: label: "' in text and '-> "theirs"' in text
+        assert 'yours:  label: "' in text and '-> "mine"' in text
+        yield app, pilot, sent_before
 
 
 async def test_a_conflict_is_not_sent_until_chosen_keep_mine_sends_mine(
     editor: tuple[Path, Path],
 ) -> None:
-    bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
-        _modal, sent_before = await _conflict(pilot, app, pane, bin_dir, log_dir)
+    async with in_conflict(editor) as (app, pilot, sent_before):
         await pilot.press("enter")  # the first choice: send mine
         await wait_until(pilot, lambda: len(updates(app)) == sent_before + 1)
         await settle(pilot)
@@ -178,11 +182,7 @@ async def test_a_conflict_is_not_sent_until_chosen_keep_mine_sends_mine(
 async def test_a_conflict_taken_theirs_or_cancelled_sends_nothing(
     editor: tuple[Path, Path],
 ) -> None:
-    bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
-        _modal, sent_before = await _conflict(pilot, app, pane, bin_dir, log_dir)
+    async with in_conflict(editor) as (app, pilot, sent_before):
         await pilot.press("down", "enter")  # keep the server's
         await settle(pilot)
         assert len(updates(app)) == sent_before
@@ -193,14 +193,10 @@ async def test_a_conflict_taken_theirs_or_cancelled_sends_nothing(
 async def test_a_conflict_edited_again_reopens_on_the_servers_state_with_my_change(
     editor: tuple[Path, Path],
 ) -> None:
-    bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
-        _modal, sent_before = await _conflict(pilot, app, pane, bin_dir, log_dir)
+    async with in_conflict(editor) as (app, pilot, sent_before):
         await pilot.press("down", "down", "enter")  # edit again
         confirm = await wait_for_screen(pilot, ConfirmModal)
-        reopened = given_texts(log_dir)[-1]
+        reopened = given_texts(editor[1])[-1]
         assert 'label = "mine"' in reopened and 'group = "elsewhere"' in reopened
         assert "changed on the server while you edited" in reopened
         assert '"label": "mine"' in confirm.preview and "group" not in confirm.preview
@@ -216,9 +212,7 @@ async def test_e_on_the_detail_screen_edits_the_item_and_a_domain_keeps_its_zone
     from screens.details.resource_detail import ResourceDetailScreen
 
     bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
+    async with on_instances() as (_app, pilot, pane):
         make_step_editor(bin_dir, "fake-editor", log_dir, [[]])
         assert pane.table.move_cursor(str(WEB))
         await pilot.press("enter")
@@ -236,9 +230,7 @@ async def test_the_document_is_made_from_the_items_as_the_server_has_them_now(
     editor: tuple[Path, Path],
 ) -> None:
     bin_dir, log_dir = editor
-    app = make_app()
-    async with started(app, (120, 40), handoffs=True) as pilot:
-        pane = await open_area(pilot, "instances")
+    async with on_instances() as (app, pilot, pane):
         await app.state.session.client.call(
             "compute.instances.update", {"computeId": WEB}, body={"label": "fresh"}, model=dict
         )

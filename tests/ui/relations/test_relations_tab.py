@@ -11,25 +11,12 @@ from textual.widgets import DataTable, TabbedContent
 from screens.details.resource_detail import ResourceDetailScreen
 from screens.lists.list_pane import ResourceListPane
 from screens.relations.tab import RelationsPane
+from tests.ui.details.test_resource_detail import open_item
 from tests.ui.helpers import demo_session, make_app, settle, wait_until
 from tui.resources.areas import SPECS
 
 WEB_PROD = "51201"
 """web-prod-1 of the demo: DNS records point at it, balancer nodes send traffic to it."""
-
-
-async def open_item(pilot: Any, area: str, key: str) -> ResourceDetailScreen:
-    app = pilot.app
-    app.go_to_area(area)
-    await settle(pilot)
-    pane = app.screen.query_one("#pane-0", ResourceListPane)
-    assert pane.table.move_cursor(key), f"{key} not in {area}"
-    pane.table.focus()
-    await pilot.press("enter")
-    await settle(pilot)
-    screen = app.screen
-    assert isinstance(screen, ResourceDetailScreen)
-    return screen
 
 
 async def relations_of(pilot: Any, screen: ResourceDetailScreen) -> RelationsPane:
