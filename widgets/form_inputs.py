@@ -9,9 +9,11 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, SelectionList, TextArea
 
 from tui.resources.forms import FormField
-from tui.untrusted import normalize_newlines, shown
+from tui.untrusted import shown
 from widgets.chooser_field import ChooserSelect
+from widgets.multiline_input import MultilineInput as MultilineInput  # re-exported
 from widgets.secret_input import PemSecretInput, SecretInput
+from widgets.suggest_input import SuggestArea, SuggestInput
 from widgets.switches import TickList, YesNo
 from widgets.textual_private import MarkedSelect
 
@@ -19,23 +21,6 @@ InputType = Literal["integer", "number", "text"]
 """What a one-line input accepts (as Textual's ``Input`` names it)."""
 
 INPUT_TYPES: dict[str, InputType] = {"int": "integer", "float": "number"}
-
-
-class MultilineInput(TextArea):
-    """A text area for text that is sent (a script, a certificate, JSON): its lines end in LF.
-
-    A terminal sends a paste's line breaks as CR, and text loaded from elsewhere may end its
-    lines in CRLF; a text area would keep the line end of the text it was loaded with, so a
-    key or a script could reach the API with CRs in it. Everything loaded here is made LF, and
-    a paste is split into lines and joined with the document's LF.
-    """
-
-    def __init__(self, text: str = "", **kwargs: Any) -> None:
-        super().__init__(normalize_newlines(text), **kwargs)
-
-    def load_text(self, text: str) -> None:
-        """Replace the text (``text = ...`` comes here too), its line ends made LF."""
-        super().load_text(normalize_newlines(text))
 
 
 def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> list[Widget]:
@@ -64,12 +49,30 @@ def inputs_for(f: FormField, wid: str, value: Any, *, given: bool = False) -> li
         ticked: list[Any] = value if isinstance(value, list) else list(f.default or [])
         choices = ((Text(shown(t)), v, v in ticked) for t, v in f.choices)
         return [TickList[Any](*choices, id=wid, compact=True)]
+    if f.suggest and f.kind == "lines":
+        noun = shown(f.suggest[0].noun if len(f.suggest) == 1 else "values")
+        return [SuggestArea(text, title=f.title, noun=noun, soft_wrap=True, id=wid, compact=True)]
     if f.kind in ("json", "multiline", "lines"):
         return [MultilineInput(text, soft_wrap=True, id=wid, compact=True)]
     # Focus must not select the text: the next key would replace what was typed.
     if f.kind == "secret":
         secret = PemSecretInput if f.pem else SecretInput
         return [secret(text, password=True, id=wid, compact=True, select_on_focus=False)]
+    if f.suggest and f.kind in ("text", "list"):
+        # Free, with likely values: completed as typed, and offered with ctrl+o.
+        noun = shown(f.suggest[0].noun if len(f.suggest) == 1 else "values")
+        listed = f.kind == "list"
+        return [
+            SuggestInput(
+                text,
+                title=f.title,
+                noun=noun,
+                listed=listed,
+                id=wid,
+                compact=True,
+                select_on_focus=False,
+            )
+        ]
     kind = INPUT_TYPES.get(f.kind, "text")
     return [Input(text, type=kind, id=wid, compact=True, select_on_focus=False)]
 

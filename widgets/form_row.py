@@ -16,6 +16,11 @@ from tui.untrusted import Shown
 from widgets.marked_button import FOCUS_MARKER, MARKER
 
 
+def id_part(name: str) -> str:
+    """A widget id part for a dotted input name (``configs.0.port`` -> ``configs-0-port``)."""
+    return "".join(c if c.isalnum() or c in "_-" else "-" for c in name)
+
+
 class FormRow(Vertical):
     """The row of one input.
 

@@ -16,7 +16,7 @@ Bindings:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from functools import partial
 from typing import Any, ClassVar
@@ -37,15 +37,11 @@ from widgets.chooser_field import ChooserSelect
 from widgets.focus_view import keep_focus_in_view, scroll_after_layout
 from widgets.form_editor import EditInEditor, editor_file_name
 from widgets.form_inputs import fill_picks, inputs_for, read_value, write_value
-from widgets.form_row import FormRow
+from widgets.form_row import FormRow, id_part
 from widgets.marked_button import MarkedButton
 from widgets.secret_input import SecretInput
+from widgets.suggest_input import SuggestArea, SuggestInput
 from widgets.switches import Tick as Tick  # re-exported: other dialogs import it from here
-
-
-def _safe(name: str) -> str:
-    """A widget id part for a dotted input name (``configs.0.port`` -> ``configs-0-port``)."""
-    return "".join(c if c.isalnum() or c in "_-" else "-" for c in name)
 
 
 class ModelForm(VerticalScroll):
@@ -116,7 +112,7 @@ class ModelForm(VerticalScroll):
         self._values = dict(values or {})
         self.context = dict(context or {})
         """The item an edit form is about: rules decided by a field that is not an input."""
-        self._ids = {f.name: f"field-{_safe(f.name)}" for f in form.fields}
+        self._ids = {f.name: f"field-{id_part(f.name)}" for f in form.fields}
         self._fallback: set[str] = set()
         """Choice fields whose choices could not be loaded: typed in a text input instead."""
         self._hidden: set[str] = set()
@@ -126,6 +122,8 @@ class ModelForm(VerticalScroll):
         """The row whose marker shows the focus."""
         self._extra = 0
         """Sets of inputs added after composing (their ids stay unique across replacements)."""
+        self._known: dict[str, Shown] = {}
+        """Input -> what its hint says of the values it knows (see :meth:`set_known`)."""
 
     # -- composition ------------------------------------------------------------------------
 
@@ -152,7 +150,7 @@ class ModelForm(VerticalScroll):
         return [
             MarkedButton(
                 Text(f"+ Add a row to {self.form.list_title(path)}"),
-                id=f"add-{_safe(path)}",
+                id=f"add-{id_part(path)}",
                 classes="form-add",
                 compact=True,
             )
@@ -165,17 +163,20 @@ class ModelForm(VerticalScroll):
         inputs = list(self._inputs(f))
         for widget in inputs:
             widget.disabled = bool(f.locked)
+            if isinstance(widget, SuggestInput | SuggestArea):
+                self._known[f.name] = widget.known.note
         # Docstrings wrap at the source's width: the terminal wraps them again instead.
         help_text = " ".join(f.help.replace("``", "").split()) if f.help else ""
         return FormRow(wid, self._label(f, f.required), inputs, shown(help_text), f.locked or "")
 
-    @staticmethod
-    def _label(f: FormField, required: bool, note: str = "") -> Text:
+    def _label(self, f: FormField, required: bool, note: str = "") -> Text:
         title = Text(f.title)
         if required:
             title.append(" *", style="bold")
         # A field that follows a choice says what it needs now, not in which other cases.
         hint = (replace(f, required_when="") if f.rule else f).hint_for(required, note)
+        known = shown(self._known.get(f.name, ""))  # API listing errors may be in it
+        hint = f"{hint}, {known}" if hint and known else hint or known
         if hint:
             title.append(f"  ({hint})", style="dim")
         return title
@@ -217,7 +218,7 @@ class ModelForm(VerticalScroll):
     @on(Button.Pressed, ".form-add")
     async def _add_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        path = next((p for p in self.form.repeats if f"add-{_safe(p)}" == event.button.id), None)
+        path = next((p for p in self.form.repeats if f"add-{id_part(p)}" == event.button.id), None)
         if path is not None:
             await self.add_row(path)
 
@@ -235,8 +236,8 @@ class ModelForm(VerticalScroll):
             )
             return ()
         for f in new:
-            self._ids[f.name] = f"field-{_safe(f.name)}"
-        button = self.query_one(f"#add-{_safe(path)}", Button)
+            self._ids[f.name] = f"field-{id_part(f.name)}"
+        button = self.query_one(f"#add-{id_part(path)}", Button)
         existing = {b.id for b in self.query(".form-add")}
         # The list's own button (and an outer list's) stay where they are, after the new row.
         widgets = [w for w in self._widgets(new, None) if w.id not in existing]
@@ -317,6 +318,20 @@ class ModelForm(VerticalScroll):
         if isinstance(widget, ChooserSelect):
             widget.refresh_chooser()  # opened while its choices were loading
         self.refresh_fits()  # the items chosen elsewhere may have just arrived
+
+    def set_known(
+        self, name: str, source: Hashable, options: list[tuple[str, Any]], failed: str = ""
+    ) -> None:
+        """Known values of the free input ``name`` from one listing (or why there are none)."""
+        widget = self.widget_for(name)
+        f = self.form.field(name)
+        if not isinstance(widget, SuggestInput | SuggestArea) or f is None:
+            return
+        widget.known.failed(source, failed) if failed else widget.known.set(source, options)
+        self._known[name] = widget.known.note
+        if f.rule is None:
+            self.row_of(name).relabel(self._label(f, f.required), noted=False)
+        self.apply_rules()  # a field that follows a choice is labelled by its rule
 
     def choices_failed(self, name: str, reason: str) -> None:
         """The choices of ``name`` could not be loaded: let the user type the value."""

@@ -12,7 +12,7 @@ The "Tag" action (``screen="tags.edit"``) is also a single-item flow: :func:`edi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from screens.app_surface import Change, surface
 from tui.api.endpoints import REGISTRY
 from tui.bulk import BulkItem, BulkPlan, BulkRun, Summary, plan, summarize, tag_body
 from tui.relations.offer import ImpactOffer
-from tui.resources.forms import asks_only_per_item, form_for
+from tui.resources.forms import ChoiceSource, asks_only_per_item, form_for
 from tui.resources.spec import Action, ResourceSpec, dig
 from tui.resources.tags import TAG_EDIT_SCREEN
 from tui.untrusted import Shown, shown
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from screens.actions.context import ActionContext
+    from tui.resources.loader import Client
 
 SCROLL_HINT_AT = 8
 """Targets beyond which the confirmation says how to scroll its list."""
@@ -174,7 +175,9 @@ async def _what_to_send(
 
     app = host.app
     if action.screen == TAG_EDIT_SCREEN:
-        tag = await app.push_screen_wait(TagPrompt(f"Tag {what}", _carried(items)))
+        session = surface(host).state.session
+        load = _choices_of(session.client) if session is not None else None
+        tag = await app.push_screen_wait(TagPrompt(f"Tag {what}", _carried(items), load))
         return _Asked(tag) if tag is not None else None
     if action.screen or (action.form and not asks_only_per_item(form_for(action.form))):
         app.notify(
@@ -281,6 +284,20 @@ def _notify(app: Any, verb: Shown, what: Shown, summary: Summary) -> None:
     )
 
 
+def _choices_of(client: Client) -> Callable[[ChoiceSource], Awaitable[list[tuple[str, Any]]]]:
+    """Loads the options of a listing with no parameters (the account's tags) for a prompt
+    opened over marked rows, where no single action's context loads them."""
+
+    async def load(source: ChoiceSource) -> list[tuple[str, Any]]:
+        from screens.actions.context import MAX_CHOICES
+        from tui.resources.choice_items import choice_items
+
+        items = await choice_items(client, source, {}, lambda _item: True, MAX_CHOICES)
+        return [option for item in items for option in source.options(item)]
+
+    return load
+
+
 def _carried(items: Sequence[Mapping[str, Any]]) -> list[str]:
     """Tags the items carry now, most common first (a hint in the prompt)."""
     counts: dict[str, int] = {}
@@ -296,7 +313,8 @@ async def edit_tags(ctx: ActionContext) -> bool:
     from screens.actions.tag_prompt import TagPrompt
 
     assert ctx.item is not None
-    answer = await ctx.app.push_screen_wait(TagPrompt(ctx.title, _carried([ctx.item])))
+    prompt = TagPrompt(ctx.title, _carried([ctx.item]), lambda source: ctx.load_choices(source))
+    answer = await ctx.app.push_screen_wait(prompt)
     if answer is None:
         return False
     body, reason = tag_body(ctx.item, *answer)

@@ -52,6 +52,9 @@ from widgets.model_form import ModelForm
 FIRST_FIELD_KINDS = ("Input", "Select", "Checkbox", "TextArea")
 """Widgets that can be a form's first field (the focus starts on the first one)."""
 
+SUGGESTED = "suggested"
+"""Leads the key of a source of known values: loaded apart from the same listing's choices."""
+
 ON_FOCUS_PROMPT = "loads when focused"
 """What a costly choice input shows until it is first focused (see ChoiceSource.on_focus)."""
 
@@ -141,6 +144,8 @@ class FormModal(RequestModal):
         self._sources: dict[tuple[Any, ...], ChoiceSource] = {}
         self._waiting_focus: set[tuple[Any, ...]] = set()
         """Sources that load when one of their inputs is first focused."""
+        self._suggested: set[tuple[Any, ...]] = set()
+        """Sources of known values of free inputs (``FormField.suggest``): loaded on focus."""
         if form.secret_names:
             self.hint = f"{self.hint} · ctrl+g generate password"
         self.edit_text = edit_text
@@ -178,6 +183,12 @@ class FormModal(RequestModal):
                 self._by_source.setdefault(key, []).append(f.name)
                 self._sources[key] = f.source
                 keys.add(key)
+            for source in f.suggest:
+                key = (SUGGESTED, *source.key)  # apart from the same listing as choices
+                self._by_source.setdefault(key, []).append(f.name)
+                self._sources[key] = source
+                self._suggested.add(key)
+                keys.add(key)
         return keys
 
     def on_edit_in_editor(self, event: EditInEditor) -> None:
@@ -200,6 +211,10 @@ class FormModal(RequestModal):
         """Load a source's choices now, or, for a costly one (:attr:`ChoiceSource.on_focus`)
         whose inputs hold no value yet, when one of them is first focused."""
         names, source = self._by_source[key], self._sources[key]
+        if key in self._suggested:
+            # Only a help to typing: opening the form costs no request for it.
+            self._waiting_focus.add(key)
+            return
         if source.on_focus:
             values = self.model_form.values()
             if all(values.get(name) in (None, "") for name in names):
@@ -225,7 +240,10 @@ class FormModal(RequestModal):
         async def load() -> None:
             # Made when the worker starts: a reload that replaces it first leaves nothing
             # never awaited behind.
-            await self._load(names, source)
+            if key in self._suggested:
+                await self._load_known(names, key, source)
+            else:
+                await self._load(names, source)
 
         # Annotated: mypy cannot infer the result type of a closure worker on its own.
         _worker: Worker[None] = self.run_worker(load, group=f"choices-{key}", exclusive=True)
@@ -302,6 +320,22 @@ class FormModal(RequestModal):
         empty = source.why_empty(choice_context(self.context, values)) if not options else ""
         for name in names:
             self.model_form.set_choices(name, options, items=items, empty=empty)
+
+    async def _load_known(
+        self, names: list[str], key: tuple[Any, ...], source: ChoiceSource
+    ) -> None:
+        """The values a free input likely takes; none when they cannot be loaded (the input
+        still takes any value, and its hint says why it offers none)."""
+        assert self.load_choices is not None
+        try:
+            options = await self.load_choices(source, self.model_form.values())
+        except (CloudError, LookupError) as error:
+            reason = describe_error(error) if isinstance(error, CloudError) else str(error)
+            for name in names:
+                self.model_form.set_known(name, key, [], failed=reason)
+            return
+        for name in names:
+            self.model_form.set_known(name, key, options)
 
     def show_result(self, result: FormResult) -> None:
         """Show client or server errors beside the inputs and below the form."""

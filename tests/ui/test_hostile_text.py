@@ -392,3 +392,32 @@ async def test_xray_trees_draw_only_display_text(word: str, terminal: list[str])
             await settle(pilot)
             assert_clean(app, terminal, f"xray {word}, level {depth + 1} open")
             await pilot.press("down")
+
+
+async def test_known_tags_completed_and_chosen_draw_only_display_text(
+    terminal: list[str],
+) -> None:
+    from screens.actions.tag_prompt import TagPrompt
+    from widgets.chooser_modal import ChooserModal
+
+    app = hostile_app()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await open_area(pilot, "instances")
+        await pilot.press("number_sign")
+        prompt: TagPrompt = await wait_for_screen(pilot, TagPrompt)
+        await wait_until(pilot, lambda: "known tags" in prompt.tag_input.known.note)
+        await pilot.press(*"data")  # the hostile demo's tags with escapes start so
+        await wait_until(pilot, lambda: "\x1b" in (prompt.tag_input.completion("data") or ""))
+        await pilot.pause()
+        assert_clean(app, terminal, "a tag completed")
+        await pilot.press("right")
+        assert "\x1b" in prompt.tag_input.value  # the tag as the account has it
+        await pilot.pause()
+        assert_clean(app, terminal, "a tag accepted")
+        await pilot.press("ctrl+o")
+        await wait_for_screen(pilot, ChooserModal)
+        await pilot.pause()
+        assert_clean(app, terminal, "the known tags chooser")
+        await pilot.press("escape")
+        await pilot.press("escape")

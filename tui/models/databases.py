@@ -15,7 +15,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tui.models.base import ApiModel, Label3to32, RequestModel
-from tui.models.rules import When
+from tui.models.rules import When, suggested
 
 DatabaseEngine = Literal["mysql", "mongodb"]
 """Engine segment of the per-engine database paths."""
@@ -218,7 +218,7 @@ class DatabaseCreate(RequestModel):
     """Region the database runs in, for example ``us-east``."""
     type: str
     """Instance type of the nodes, for example ``std-2``."""
-    allow_list: list[str] | None = None
+    allow_list: list[str] | None = Field(None, json_schema_extra=suggested("public_address"))
     """IP addresses or CIDR ranges allowed to connect; empty blocks all connections."""
     cluster_size: Literal[1, 3] = 1
     """1 node, or 3 for high availability (one primary, two replicas)."""
@@ -248,7 +248,7 @@ class DatabaseCreate(RequestModel):
 class DatabaseUpdate(RequestModel):
     """Changes to a database (it must be active)."""
 
-    allow_list: list[str] | None = None
+    allow_list: list[str] | None = Field(None, json_schema_extra=suggested("public_address"))
     """IP addresses or CIDR ranges allowed to connect; replaces the whole list."""
     label: Label3to32 | None = None
     """New unique label, 3 to 32 characters."""

@@ -24,7 +24,7 @@ from pydantic import Field, StringConstraints, ValidationError, field_validator,
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.models.base import ApiModel, RequestModel
-from tui.models.rules import When, offered
+from tui.models.rules import When, offered, suggested
 
 DOMAIN_MAX = 255
 LABEL_MAX = 63
@@ -569,7 +569,7 @@ class _RecordFields(RequestModel):
     appended)."""
     protocol: Annotated[str, StringConstraints(pattern=_PROTOCOL.pattern)] | None = None
     """SRV only: protocol such as tcp or udp (an underscore is prepended)."""
-    target: str | None = None
+    target: str | None = Field(None, json_schema_extra=suggested("record_address"))
     """A: IPv4 address or [remote_addr] (your address). AAAA: IPv6 address. NS, MX, CNAME:
     a domain name (MX: empty, with an empty name, makes a Null MX: no mail). TXT: the
     text. SRV: target host, or a subdomain completed with the domain. CAA: issuer domain,

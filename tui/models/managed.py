@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tui.models.base import ApiModel, Password, RequestModel
-from tui.models.rules import When
+from tui.models.rules import When, suggested
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 """Minimal email shape (something@host.tld); the server has the final word."""
@@ -337,7 +337,7 @@ class ContactCreate(RequestModel):
     """Name, 2 to 64 characters."""
     email: Email
     """Email address."""
-    group: ContactGroup | None = None
+    group: ContactGroup | None = Field(None, json_schema_extra=suggested("contact_group"))
     """Contact group, 2 to 50 characters (services name it as consultation group)."""
     phone: PhoneUpdate | None = None
     """Phone numbers."""
@@ -350,7 +350,7 @@ class ContactUpdate(RequestModel):
     """Name, 2 to 64 characters."""
     email: Email | None = None
     """Email address."""
-    group: ContactGroup | None = None
+    group: ContactGroup | None = Field(None, json_schema_extra=suggested("contact_group"))
     """Contact group, 2 to 50 characters; null removes it."""
     phone: PhoneUpdate | None = None
     """Phone numbers to change; null removes both."""
@@ -401,7 +401,7 @@ class SshSettingsUpdate(RequestModel):
 
     access: bool | None = None
     """Whether support may log in over SSH (default on)."""
-    ip: str | None = None
+    ip: str | None = Field(None, json_schema_extra=suggested("instance_address"))
     """Address support connects to: ``any`` (default) or one of the instance's IPs."""
     port: Annotated[int, Field(ge=1, le=65535)] | None = None
     """Port, 1 to 65535; empty means 22."""

@@ -147,3 +147,22 @@ def offered(choices: Iterable[tuple[str, Any]]) -> dict[str, Any]:
         choices: ``(text, value)`` pairs, in the order offered.
     """
     return {OFFERED: [[text, value] for text, value in choices]}
+
+
+SUGGESTED = "suggested"
+"""``json_schema_extra`` key naming where a free field's likely values come from (see
+:func:`suggested`)."""
+
+
+def suggested(source: str) -> dict[str, Any]:
+    """The ``json_schema_extra`` of a free field whose form suggests values it may take.
+
+    The value stays free (a new contact group, an address outside the account): the form
+    completes what is typed from the values named and offers them in a chooser, and the model
+    still decides what it accepts.
+
+    Args:
+        source: Name of the listing in
+            :data:`tui.resources.forms.choices.SUGGESTION_SOURCES`.
+    """
+    return {SUGGESTED: source}

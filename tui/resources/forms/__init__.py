@@ -22,7 +22,13 @@ The package's modules, one job each: :mod:`~tui.resources.forms.spec` (what a fo
 from __future__ import annotations
 
 from tui.resources.forms.body import build_body, display_value, initial_values
-from tui.resources.forms.choices import CHOICE_SOURCES, ChoiceSource, choice_context, next_minor
+from tui.resources.forms.choices import (
+    CHOICE_SOURCES,
+    SUGGESTION_SOURCES,
+    ChoiceSource,
+    choice_context,
+    next_minor,
+)
 from tui.resources.forms.describe import (
     add_row,
     asks_only_per_item,
@@ -39,6 +45,7 @@ from tui.resources.forms.spec import FieldKind, FormField, FormResult, FormSpec,
 
 __all__ = [
     "CHOICE_SOURCES",
+    "SUGGESTION_SOURCES",
     "ChoiceSource",
     "FieldKind",
     "FormField",

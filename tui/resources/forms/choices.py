@@ -380,3 +380,44 @@ CHOICE_SOURCES: dict[str, ChoiceSource] = {
 }
 """Field name -> choices from the API. Used only for plain ``str``/``int`` fields: a field with
 fixed values (``Literal``) keeps them."""
+
+_PRIVATE_IPV4 = r"10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\."
+
+_INSTANCE_ADDRESSES = ChoiceSource(
+    "compute.instances.list",
+    value="{each}",
+    label="{each} — {label}",
+    each="ipv4",
+    noun="instance addresses",
+)
+
+SUGGESTION_SOURCES: dict[str, tuple[ChoiceSource, ...]] = {
+    # Every form's tags: the account's tags (a new one is typed).
+    "tags": (ChoiceSource("tags.list", value="label", label="{label}", noun="tags"),),
+    # The groups other contacts have (a new group is typed).
+    "contact_group": (replace(CHOICE_SOURCES["consultation_group"], noun="contact groups"),),
+    # Where support connects: an instance's address (or ``any``, typed).
+    "instance_address": (_INSTANCE_ADDRESSES,),
+    # Who may reach a database: the instances' public addresses (CIDR ranges are typed).
+    "public_address": (
+        replace(
+            _INSTANCE_ADDRESSES,
+            each_match=f"^(?!{_PRIVATE_IPV4})",
+            noun="public instance addresses",
+        ),
+    ),
+    # An A record's target: an instance's or a balancer's address (any other is typed).
+    "record_address": (
+        _INSTANCE_ADDRESSES,
+        ChoiceSource(
+            "loadbalancers.list",
+            value="ipv4",
+            label="{ipv4} — {label}",
+            noun="balancer addresses",
+        ),
+    ),
+}
+"""Likely values of free inputs, by field name (``tags``) or by the name a model field gives
+in its ``json_schema_extra`` (:func:`tui.models.rules.suggested`): the form completes what is
+typed from them and offers them in a chooser, and any other value may still be typed. Loaded
+when the input is first focused."""

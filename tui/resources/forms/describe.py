@@ -17,8 +17,8 @@ from pydantic.fields import FieldInfo
 
 from tui.api.endpoints import resolve_model
 from tui.models.docs import field_help
-from tui.models.rules import OFFERED, Part, When
-from tui.resources.forms.choices import CHOICE_SOURCES
+from tui.models.rules import OFFERED, SUGGESTED, Part, When
+from tui.resources.forms.choices import CHOICE_SOURCES, SUGGESTION_SOURCES
 from tui.resources.forms.spec import (
     LINE_LIST_NAMES,
     MAX_REPEATED_GROUPS,
@@ -41,13 +41,16 @@ class _Shape:
     secret: bool = False
     pem: str = ""
     offered: tuple[tuple[str, Any], ...] = ()
+    suggested: str = ""
 
     def read_extra(self, extra: Any) -> None:
         """Take what a field's ``json_schema_extra`` declares: a secret, a PEM kind, the
-        ``(text, value)`` choices a form offers (:func:`tui.models.rules.offered`)."""
+        ``(text, value)`` choices a form offers (:func:`tui.models.rules.offered`), where its
+        likely values come from (:func:`tui.models.rules.suggested`)."""
         if isinstance(extra, dict):
             self.secret = self.secret or bool(extra.get("secret"))
             self.pem = self.pem or str(extra.get("pem") or "")
+            self.suggested = self.suggested or str(extra.get(SUGGESTED) or "")
             self.offered = self.offered or tuple(
                 (str(text), value) for text, value in extra.get(OFFERED) or ()
             )
@@ -293,6 +296,10 @@ def _leaf(
     }
     if shape.secret:
         return FormField(path, title, "secret", **common)
+    # Free text or a comma-separated list with likely values: completed and offered, not bound.
+    suggest = SUGGESTION_SOURCES.get(shape.suggested or name, ())
+    if suggest and (core is str or typing.get_origin(core) is list):
+        common["suggest"] = suggest
     if shape.offered:
         return FormField(path, title, "choice", choices=shape.offered, **common)
     if typing.get_origin(core) is Literal:

@@ -109,6 +109,9 @@ class FormField:
     node's port in its address; see :class:`~tui.models.rules.Part`). Never sent itself."""
     joins: str = ""
     """The input (dotted like :attr:`name`) a :attr:`part` is sent inside."""
+    suggest: tuple[ChoiceSource, ...] = ()
+    """Listings of values this free input likely takes (the account's tags): completed as
+    typed and offered in a chooser, never required (see ``SUGGESTION_SOURCES``)."""
 
     @property
     def hint(self) -> str:
