@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, RootModel, StringConstraints, field_validator
 
 from tui.models.base import ApiModel, RequestModel
+from tui.models.rules import suggested
 
 ShellAuthMethod = Literal["password_keys", "keys_only", "disabled"]
 """How the user may authenticate to the remote shell."""
@@ -218,7 +219,7 @@ class ProfileUpdate(RequestModel):
     """Receive notification mail (business-critical mail is always sent)."""
     shell_auth_method: ShellAuthMethod | None = None
     """Remote shell login: ``password_keys``, ``keys_only`` or ``disabled``."""
-    authorized_keys: list[str] | None = None
+    authorized_keys: list[str] | None = Field(None, json_schema_extra=suggested("local_ssh_keys"))
     """SSH public keys for remote shell access, one OpenSSH key line each."""
     two_factor_auth: bool | None = None
     """Require two-factor authentication for logins from untrusted computers."""
@@ -253,7 +254,9 @@ class ProfileUpdate(RequestModel):
 class PhoneCodeSend(RequestModel):
     """Ask for a one-time code by SMS to verify a phone number."""
 
-    iso_code: Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2}$")]
+    iso_code: Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2}$")] = Field(
+        json_schema_extra=suggested("countries")
+    )
     """Two-letter ISO 3166 country code of the number, for example ``US`` or ``DE``."""
     phone_number: Annotated[str, StringConstraints(min_length=4, max_length=32)]
     """Phone number; digits with optional leading ``+``, spaces, dashes, dots or brackets."""

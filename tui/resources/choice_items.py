@@ -86,7 +86,8 @@ async def choice_items(
         accept: ``item -> bool``: whether an item is offered.
         limit: Most items kept.
     """
-    listed = await _listed(client, source, params, accept, limit)
+    # A source without a listing offers only what this machine knows (the time zones).
+    listed = await _listed(client, source, params, accept, limit) if source.endpoint else []
     choices = [choice for item in listed for choice in source.expand(item)]
     if source.local:
         reader = LOCAL_CHOICES[source.local]

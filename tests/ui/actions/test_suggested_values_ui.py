@@ -170,3 +170,45 @@ async def test_the_tag_prompt_over_marked_rows_offers_the_accounts_tags() -> Non
         await pilot.press("end")
         assert prompt.tag_input.value == "database"
         await pilot.press("escape")
+
+
+@pytest.mark.parametrize(
+    ("model", "name", "prefix", "completed", "noun"),
+    [
+        ("profile:ProfileUpdate", "timezone", "Europe/Berl", "Europe/Berlin", "time zones"),
+        ("object_storage:ObjectUrlCreate", "content_type", "text/htm", "text/html", "media types"),
+    ],
+)
+async def test_time_zones_and_media_types_are_offered_from_this_machine(
+    model: str, name: str, prefix: str, completed: str, noun: str
+) -> None:
+    import zoneinfo
+
+    from tui.resources.choice_items import choice_items
+
+    if name == "timezone" and "Europe/Berlin" not in zoneinfo.available_timezones():
+        pytest.skip("no time zone database on this machine")
+    app = make_app()
+
+    async def load(source: ChoiceSource, _values: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        client = app.state.session.client
+        items = await choice_items(client, source, {}, lambda _item: True, 2000)
+        return [option for item in items for option in source.options(item)]
+
+    async def submit(_body: dict[str, Any]) -> None:
+        return None
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        modal = FormModal("Form", form_for(model), submit, load_choices=load)
+        app.push_screen(modal)
+        await wait_for_screen(pilot, FormModal)
+        form = modal.model_form
+        widget = form.widget_for(name)
+        assert isinstance(widget, SuggestInput)
+        widget.focus()
+        await wait_until(pilot, lambda: widget.known.options)
+        assert f"known {noun}" in _label(form, name)
+        await _typed(pilot, prefix)
+        await pilot.press("right")
+        assert form.values()[name] == completed

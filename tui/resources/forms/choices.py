@@ -20,7 +20,8 @@ class ChoiceSource:
     """Where a field's choices come from.
 
     Attributes:
-        endpoint: Listing endpoint (registry name).
+        endpoint: Listing endpoint (registry name); empty for a source of :attr:`local`
+            items only.
         value: Item field that becomes the value, or a ``str.format`` template over the item
             (``{engine}/{version}``).
         label: ``str.format`` template over the item for the option text.
@@ -405,6 +406,30 @@ SUGGESTION_SOURCES: dict[str, tuple[ChoiceSource, ...]] = {
             each_match=f"^(?!{_PRIVATE_IPV4})",
             noun="public instance addresses",
         ),
+    ),
+    # Keys for the profile's own list: this machine's ~/.ssh/*.pub (another machine's is pasted).
+    "local_ssh_keys": (
+        ChoiceSource(
+            "",
+            value="key",
+            label="{shown}",
+            local="ssh_public_keys",
+            noun="SSH public keys in ~/.ssh",
+        ),
+    ),
+    # The time zones of this machine's database (none without tzdata: the zone is typed).
+    "timezone": (
+        ChoiceSource("", value="name", label="{name}", local="time_zones", noun="time zones"),
+    ),
+    # A phone's country: the ISO 3166 codes of the time zone database, with their names.
+    "countries": (
+        ChoiceSource(
+            "", value="code", label="{code} — {name}", local="countries", noun="countries"
+        ),
+    ),
+    # An upload URL's content type: the media types Python knows (any other is typed).
+    "content_type": (
+        ChoiceSource("", value="type", label="{type}", local="media_types", noun="media types"),
     ),
     # An A record's target: an instance's or a balancer's address (any other is typed).
     "record_address": (
