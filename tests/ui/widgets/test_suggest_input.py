@@ -50,6 +50,15 @@ async def _typed(pilot: Any, text: str) -> None:
     await pilot.press(*[" " if c == " " else c for c in text])
 
 
+async def _pick(pilot: Any, query: str) -> ChooserModal:
+    """ctrl+o, then ``query`` typed into the chooser's filter and enter."""
+    await pilot.press("ctrl+o")
+    chooser = await _chooser(pilot)
+    await _typed(pilot, query)
+    await pilot.press("enter")
+    return chooser
+
+
 async def test_a_list_field_completes_the_last_item_and_right_accepts_it() -> None:
     app = _Inputs()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -96,10 +105,7 @@ async def test_a_one_line_field_takes_the_value_chosen_or_any_text() -> None:
         await _typed(pilot, "sta")
         await pilot.press("right")
         assert group.value == "staging"
-        await pilot.press("ctrl+o")
-        await _chooser(pilot)
-        await _typed(pilot, "web")
-        await pilot.press("enter")
+        await _pick(pilot, "web")
         await wait_until(pilot, lambda: group.value == "web")
         group.value = ""
         await _typed(pilot, "brand-new")
@@ -118,10 +124,7 @@ async def test_a_text_area_completes_the_line_being_typed_and_adds_a_chosen_line
         await _typed(pilot, "pro")
         await pilot.press("right")
         assert area.text == "10.0.0.0/8\nproduction"
-        await pilot.press("ctrl+o")
-        await _chooser(pilot)
-        await _typed(pilot, "web")
-        await pilot.press("enter")
+        await _pick(pilot, "web")
         await wait_until(pilot, lambda: area.text == "10.0.0.0/8\nproduction\nweb")
 
 
