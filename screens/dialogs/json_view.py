@@ -10,9 +10,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from screens.dialogs.scrolling import ScrollingModal
 from tui.resources.format import redact
 from tui.untrusted import Shown, shown
 
@@ -23,14 +23,12 @@ def item_json(item: Mapping[str, Any]) -> str:
     return json.dumps(redact(public), indent=2, sort_keys=True, ensure_ascii=False)
 
 
-class JsonViewScreen(ModalScreen[None]):
+class JsonViewScreen(ScrollingModal):
     """The item as the API returned it."""
 
     BINDINGS = [
         Binding("escape,q,J", "dismiss", "Close", id="json.close"),
         Binding("y", "copy", "Copy JSON", id="json.copy"),
-        Binding("j", "scroll(1)", "Down", show=False),
-        Binding("k", "scroll(-1)", "Up", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -59,10 +57,6 @@ class JsonViewScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
-
-    def action_scroll(self, lines: int) -> None:
-        """Scroll by ``lines``."""
-        self.query_one(VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_copy(self) -> None:
         """Copy the (masked) JSON."""

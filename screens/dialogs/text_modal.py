@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from screens.dialogs.scrolling import ScrollingModal
 from tui.untrusted import Shown
 
 
-class TextModal(ModalScreen[None]):
+class TextModal(ScrollingModal):
     """Shows ``body`` under ``title``; ``j``/``k`` scroll. Subclasses bind their close keys
     (with a binding id of their own, so the keymap can remap them)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "scroll(1)", "Down", show=False),
-        Binding("k", "scroll(-1)", "Up", show=False),
-    ]
 
     DEFAULT_CSS = """
     TextModal { align: center middle; }
@@ -53,10 +45,6 @@ class TextModal(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
-
-    def action_scroll(self, lines: int) -> None:
-        """Scroll by ``lines``."""
-        self.query_one(VerticalScroll).scroll_relative(y=lines, animate=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close."""

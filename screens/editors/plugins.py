@@ -29,10 +29,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.notifications import SeverityLevel
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker
 
+from screens.dialogs.scrolling import ScrollingModal
 from screens.editors.handoff import hand_off
 from tui.handoff.launch import HandoffError
 from tui.plugins.run import PluginCall, prepare, run_background
@@ -92,14 +93,12 @@ class BackgroundRun:
             listener()
 
 
-class PluginOutputModal(ModalScreen[None]):
+class PluginOutputModal(ScrollingModal):
     """A background plugin's output, as it comes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="plugin_output.close"),
         Binding("x", "stop", "Stop", id="plugin_output.stop"),
-        Binding("j", "scroll(1)", "Down", show=False),
-        Binding("k", "scroll(-1)", "Up", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -151,10 +150,6 @@ class PluginOutputModal(ModalScreen[None]):
         hint = f"{stop}esc close" + (" (it keeps running)" if self.run.running else "")
         self.query_one("#plugin-hint", Static).update(Text(hint))
         self.query_one(VerticalScroll).scroll_end(animate=False)
-
-    def action_scroll(self, lines: int) -> None:
-        """Scroll by ``lines``."""
-        self.query_one(VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_stop(self) -> None:
         """Stop the plugin (and what it started)."""

@@ -10,9 +10,10 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Static
 
+from screens.dialogs.scrolling import ScrollingModal
 from tui.untrusted import Shown, shown
 from widgets.key_names import key_label
 
@@ -39,13 +40,11 @@ def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str, bool, str]]:
     return sorted(rows, key=lambda r: (not r[3], r[1].lower()))
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ScrollingModal):
     """Bindings of the screen underneath."""
 
     BINDINGS = [
         Binding("escape,question_mark,q", "dismiss", "Close", id="help.close"),
-        Binding("j", "scroll(1)", "Down", show=False),
-        Binding("k", "scroll(-1)", "Up", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -127,10 +126,6 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
-
-    def action_scroll(self, lines: int) -> None:
-        """Scroll by ``lines``."""
-        self.query_one(VerticalScroll).scroll_relative(y=lines, animate=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close."""
