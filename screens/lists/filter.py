@@ -144,8 +144,9 @@ class FilteredTableParts(Widget):
     :class:`ResourceTable`), named once for the resource lists and the list across accounts.
 
     A subclass composes both widgets and holds a :class:`RowFilter` as ``self.filter``. It
-    names this class last among its bases: placed before a Textual container, it puts a second
-    ``Widget`` ahead of the container's own styles and handlers (a lazy child list then never
+    names this class last among its bases: Textual takes a widget's styles and CSS type names
+    from its first base that is a DOM node only (``DOMNode._css_bases``), so placed first this
+    class would cut the pane off from its container's styles (a lazy child list then never
     loaded when its tab was shown).
     """
 
