@@ -37,7 +37,8 @@ def countries() -> list[dict[str, Any]]:
 
 def media_types() -> list[dict[str, Any]]:
     """The media types Python's table maps file extensions to (``text/html``)."""
-    mimetypes.init()
+    if not mimetypes.inited:  # read the system's tables once, as mimetypes itself does
+        mimetypes.init()
     known = {*mimetypes.types_map.values(), *mimetypes.common_types.values()}
     return [{"type": kind} for kind in sorted(known)]
 
