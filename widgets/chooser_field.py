@@ -17,7 +17,7 @@ from textual import events
 from textual.widgets import Select
 
 from tui.resources.choice_fits import Fit, Lookup, fit_note
-from tui.resources.choosers import ChooserRow, ChooserTable, Facts, chooser_rows
+from tui.resources.choosers import ChooserTable, Facts, chooser_rows, plain_rows
 from tui.untrusted import Shown
 from widgets.textual_private import SelectWithoutDropDown, select_options
 
@@ -94,10 +94,8 @@ class ChooserSelect(SelectWithoutDropDown):
             return replace(table, empty=self.empty)
         if self.table is not None:
             return replace(self.table, empty=self.empty)
-        rows = tuple(
-            ChooserRow(value, str(text), (str(text),), "", str(text).lower())
-            for text, value in select_options(self)
-            if value is not Select.NULL
+        rows = plain_rows(
+            (str(text), value) for text, value in select_options(self) if value is not Select.NULL
         )
         return ChooserTable(("Choice",), (False,), rows, empty=self.empty)
 

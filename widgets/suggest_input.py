@@ -31,7 +31,7 @@ from textual.suggester import Suggester
 from textual.widget import Widget
 from textual.widgets import Input
 
-from tui.resources.choosers import ChooserRow, ChooserTable
+from tui.resources.choosers import ChooserTable, plain_rows
 from tui.untrusted import Shown, shown
 from widgets.multiline_input import MultilineInput
 
@@ -116,10 +116,7 @@ class Known:
 
     def table(self) -> ChooserTable:
         """The known values as a chooser's rows (display text)."""
-        rows = tuple(
-            ChooserRow(value, shown(text), (shown(text),), "", shown(text).lower())
-            for text, value in self.options
-        )
+        rows = plain_rows((shown(text), value) for text, value in self.options)
         return ChooserTable((shown(self.title),), (False,), rows, empty=self.note)
 
     def choose(self, widget: Widget, put: Callable[[str], None]) -> None:

@@ -187,6 +187,11 @@ class ChooserRow:
     refused: Shown = field(default=shown(""))
 
 
+def plain_rows(options: Iterable[tuple[str, Any]]) -> tuple[ChooserRow, ...]:
+    """One-column rows of ``(text, value)`` options: a chooser without facts."""
+    return tuple(ChooserRow(value, text, (text,), "", text.lower()) for text, value in options)
+
+
 @dataclass(frozen=True)
 class ChooserTable:
     """What a chooser shows: headings and rows.
@@ -236,11 +241,7 @@ def chooser_rows(
     if facts is None and notes is not None:
         facts = Facts(columns=(FactColumn("Choice", lambda item: option(item)[0]),))
     if facts is None:
-        rows = []
-        for item in items:
-            label, value = option(item)
-            rows.append(ChooserRow(value, label, (label,), "", label.lower()))
-        return ChooserTable(("Choice",), (False,), tuple(rows))
+        return ChooserTable(("Choice",), (False,), plain_rows(option(item) for item in items))
     if facts.order is not None:
         items.sort(key=facts.order)
     # Every cell once (a column no item fills is then left out): one pass over the items.
